@@ -1,0 +1,3587 @@
+/* DO NOT EDIT: generated from openapi/ by npm run gen. */
+export interface paths {
+    "/api/v4/system/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check that the server is healthy
+         * @description Reports whether the server is up and, on request, whether its database and file store respond. Load balancers
+         *     and Client4's `ping()` call this. Without `use_rest_semantics` an unhealthy server still answers 200 with
+         *     status `UNHEALTHY`; with `use_rest_semantics=true` (which Client4 always sends) it answers 500 instead.
+         *
+         *     Permissions: none
+         */
+        get: operations["GetPing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the server configuration
+         * @description Returns the effective configuration, with values from environment variables applied and secrets (such as
+         *     SqlSettings.DataSource) masked.
+         *
+         *     Permissions: manage_system
+         */
+        get: operations["GetConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/config/patch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change part of the server configuration
+         * @description Merges the given settings into the stored configuration and returns the result. Only the keys present in
+         *     the body change; nested sections are merged key by key. The change is stored in the database, so every
+         *     server process sharing it picks it up. Settings read only at start-up (ListenAddress, SqlSettings) take
+         *     effect after a restart.
+         *
+         *     Permissions: manage_system
+         */
+        put: operations["PatchConfig"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/config/client": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the configuration clients need
+         * @description Returns the subset of the configuration that clients use, as a flat map of strings. Without a session the
+         *     limited subset is returned (enough to render the login and sign-up pages, including `NoAccounts`); with a
+         *     valid session the full client subset.
+         *
+         *     Only the legacy format is implemented, as on Mattermost servers before v11: `format=old` is required. The
+         *     parameter is optional in this spec so that the server, not the validator, can answer a missing value with
+         *     501 `api.config.client.old_format.app_error` and any other value with 400. Client4 always sends `format=old`.
+         *
+         *     Permissions: none (a session, if sent, unlocks the full subset)
+         */
+        get: operations["GetClientConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List users
+         * @description Returns a page of users, optionally filtered by team or channel membership. Other users' profiles are
+         *     sanitised according to PrivacySettings. `not_in_channel` is combined with `in_team` (as Client4 does) to list
+         *     team members who are not in the channel.
+         *
+         *     Permissions: an active session; filtering on a team or channel requires being able to view it
+         */
+        get: operations["GetUsers"];
+        put?: never;
+        /**
+         * Create a user account
+         * @description Creates an account with e-mail and password. On an empty server the first account needs no session and
+         *     becomes a system admin (roles `system_admin system_user`); later accounts get `system_user`.
+         *
+         *     Without a session, sign-up must be allowed by TeamSettings.EnableUserCreation and, unless an invitation
+         *     (`t` or `iid`) is given, TeamSettings.EnableOpenServer. A system admin may always create accounts. The username
+         *     and e-mail are stored in lower case; their format and uniqueness are checked by the server, which answers 400
+         *     with Mattermost's field-specific error ids.
+         *
+         *     Permissions: none when sign-up is open or for the first account; otherwise create_user (system admin)
+         */
+        post: operations["CreateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log in with a username or e-mail and a password
+         * @description Checks the credentials and opens a session. The session token is returned in the `Token` response header;
+         *     send it as `Authorization: Bearer <token>` afterwards. The body is the logged-in user. Identify the account
+         *     either by `login_id` (username or e-mail) or by `id`. Deactivated accounts and bots cannot log in (401).
+         *
+         *     Permissions: none
+         */
+        post: operations["Login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log out
+         * @description Revokes the session of the token sent with the request, if any. It always succeeds, also without a token or
+         *     with one that is already invalid.
+         *
+         *     Permissions: none
+         */
+        post: operations["Logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get several users by id
+         * @description Returns the users with the given ids; unknown ids are left out. Profiles of other users are sanitised
+         *     according to PrivacySettings.
+         *
+         *     Permissions: an active session
+         */
+        post: operations["GetUsersByIds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/username/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a user by username
+         * @description Returns the user with this username (compared in lower case). Another user's profile is sanitised according
+         *     to PrivacySettings.
+         *
+         *     Permissions: an active session
+         */
+        get: operations["GetUserByUsername"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a user
+         * @description Returns one user; `me` returns the caller. Another user's profile is sanitised according to PrivacySettings.
+         *     The response carries an ETag; a matching `If-None-Match` gets 304.
+         *
+         *     Permissions: an active session
+         */
+        get: operations["GetUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/patch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change some fields of a user
+         * @description Updates only the fields present in the body and returns the updated user. Username and e-mail are checked
+         *     and lower-cased as on creation.
+         *
+         *     Permissions: the user themselves, or edit_other_users
+         */
+        put: operations["PatchUser"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a personal access token
+         * @description Creates a token that authenticates as the user, like a session token, until it is revoked or expires. The
+         *     secret is returned only in this response. Answers 501 when ServiceSettings.EnableUserAccessTokens is off.
+         *
+         *     Permissions: create_user_access_token; for another user also edit_other_users
+         */
+        post: operations["CreateUserAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List teams
+         * @description Returns a page of teams the caller may see: open teams and teams the caller belongs to, or all teams for a
+         *     system admin. With `include_total_count=true` the page is wrapped in an object with the total count.
+         *
+         *     Permissions: an active session (manage_system to see every team)
+         */
+        get: operations["GetAllTeams"];
+        put?: never;
+        /**
+         * Create a team
+         * @description Creates a team and makes the caller its first member and team admin. The name must be unique and follow
+         *     Mattermost's team-name rules (checked by the server, 400 with field-specific ids).
+         *
+         *     Permissions: create_team
+         */
+        post: operations["CreateTeam"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/teams/name/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a team by name
+         * @description Returns the team with this URL name.
+         *
+         *     Permissions: view_team (members, and anyone for an open team)
+         */
+        get: operations["GetTeamByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/teams/{team_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a team
+         * @description Returns one team. `email` and `invite_id` are blank unless the caller may manage the team.
+         *
+         *     Permissions: view_team (members, and anyone for an open team)
+         */
+        get: operations["GetTeam"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/teams/{team_id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the members of a team
+         * @description Returns a page of current memberships of the team.
+         *
+         *     Permissions: view_team
+         */
+        get: operations["GetTeamMembers"];
+        put?: never;
+        /**
+         * Add a user to a team
+         * @description Adds the user to the team, or returns the existing membership unchanged if they are already a member. A user
+         *     joining an open team needs no further permission; adding someone else, or joining an invite-only team,
+         *     requires add_user_to_team.
+         *
+         *     Permissions: add_user_to_team, or the user themselves for an open team
+         */
+        post: operations["AddTeamMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the teams of a user
+         * @description Returns every active team the user is a member of; `me` means the caller.
+         *
+         *     Permissions: the user themselves, or manage_system
+         */
+        get: operations["GetTeamsForUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a public or private channel
+         * @description Creates a channel in a team and makes the caller its first member and channel admin. The name must be unique
+         *     in the team and follow Mattermost's channel-name rules (checked by the server, 400 with field-specific ids).
+         *
+         *     Permissions: create_public_channel (type O) or create_private_channel (type P) in the team
+         */
+        post: operations["CreateChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/channels/direct": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get or create the direct channel between two users
+         * @description Returns the direct-message channel between the two users, creating it (with both as members) if it does not
+         *     exist yet. The two ids may be equal, which gives the user's channel with themselves.
+         *
+         *     Permissions: create_direct_channel, and the caller must be one of the two users (manage_system bypasses both)
+         */
+        post: operations["CreateDirectChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/channels/{channel_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a channel
+         * @description Returns one channel.
+         *
+         *     Permissions: read_channel (members of the channel; any team member for a public channel)
+         */
+        get: operations["GetChannel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/channels/{channel_id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the members of a channel
+         * @description Returns a page of the channel's memberships.
+         *
+         *     Permissions: read_channel
+         */
+        get: operations["GetChannelMembers"];
+        put?: never;
+        /**
+         * Add users to a channel
+         * @description Adds one user (`user_id`) or several (`user_ids`, 1 to 1000) to the channel. Exactly one of the two must be
+         *     given; the server checks this (400). Users must already be members of the channel's team. Adding an existing
+         *     member returns the existing membership. The response is one ChannelMember for `user_id` and an array for
+         *     `user_ids`.
+         *
+         *     Permissions: manage_public_channel_members (public) or manage_private_channel_members (private); joining a
+         *     public channel oneself needs only join_public_channels
+         */
+        post: operations["AddChannelMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/channels/{channel_id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one membership of a channel
+         * @description Returns the user's membership of the channel, with their read state; `me` means the caller. 404 if the user
+         *     is not a member.
+         *
+         *     Permissions: read_channel
+         */
+        get: operations["GetChannelMember"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a user from a channel
+         * @description Removes the user from the channel; `me` means the caller (leaving). Only public and private channels
+         *     allow this.
+         *
+         *     Permissions: manage_public_channel_members (public) or manage_private_channel_members (private); none to
+         *     leave a channel oneself
+         */
+        delete: operations["RemoveUserFromChannel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/channels/members/{user_id}/view": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a channel as viewed
+         * @description Records that the user has read the channel up to now: last_viewed_at becomes the current time, the message
+         *     counts catch up and the mention counts return to 0. An empty `channel_id` means that no channel has focus
+         *     any more; then only `prev_channel_id` (if given) is marked. `me` means the caller.
+         *
+         *     Permissions: the user themselves, or edit_other_users
+         */
+        post: operations["ViewChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/teams/{team_id}/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the public channels of a team
+         * @description Returns a page of the team's active public channels, ordered by display name.
+         *
+         *     Permissions: list_team_channels (team members)
+         */
+        get: operations["GetPublicChannelsForTeam"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/teams/{team_id}/channels/name/{channel_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a channel by team and name
+         * @description Returns the channel with this URL name in the team. Archived channels are found only with
+         *     `include_deleted=true`.
+         *
+         *     Permissions: read_channel (members of the channel; any team member for a public channel)
+         */
+        get: operations["GetChannelByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/teams/{team_id}/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's channels in a team
+         * @description Returns every channel of the team the user is a member of, plus the user's direct channels; `me` means the
+         *     caller.
+         *
+         *     Permissions: the user themselves or edit_other_users, and view_team
+         */
+        get: operations["GetChannelsForTeamForUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a post
+         * @description Creates a post in a channel, or a reply when `root_id` names a root post of the same channel. The message may
+         *     hold at most 16383 Unicode code points (checked by the server, 400). Mentions in the message update the mention
+         *     counts of the channel's members.
+         *
+         *     Permissions: create_post in the channel
+         */
+        post: operations["CreatePost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/posts/{post_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a post
+         * @description Returns one post. Deleted posts are found only with `include_deleted=true`, which needs manage_system.
+         *
+         *     Permissions: read_channel on the post's channel
+         */
+        get: operations["GetPost"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a post
+         * @description Soft-deletes the post (delete_at is set). Deleting a root post also deletes its replies.
+         *
+         *     Permissions: delete_post for one's own post, delete_others_posts for someone else's
+         */
+        delete: operations["DeletePost"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/posts/{post_id}/patch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change some fields of a post
+         * @description Updates only the fields present in the body and returns the post. Changing the message sets edit_at.
+         *
+         *     Permissions: edit_post for one's own post, edit_others_posts for someone else's
+         */
+        put: operations["PatchPost"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/posts/{post_id}/thread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a thread
+         * @description Returns the root post and its replies for any post of a thread. Unlike other endpoints this one uses camelCase
+         *     query parameters. Without `perPage` the whole thread is returned; with it, the thread is paged from
+         *     `fromPost`/`fromCreateAt` in `direction`.
+         *
+         *     Permissions: read_channel on the post's channel
+         */
+        get: operations["GetPostThread"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/channels/{channel_id}/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the posts of a channel
+         * @description Returns posts of the channel, newest first, in one of three modes:
+         *
+         *     - by page: `page` and `per_page`;
+         *     - around a post: `before` or `after` a post id, with `page` and `per_page`;
+         *     - by change time: `since` (epoch milliseconds) returns every post created, edited or deleted after that time
+         *       (at most 1000); do not combine it with the other paging parameters.
+         *
+         *     Paged responses carry an ETag; a matching `If-None-Match` gets 304.
+         *
+         *     Permissions: read_channel
+         */
+        get: operations["GetPostsForChannel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/hooks/incoming": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List incoming webhooks
+         * @description Returns a page of active incoming webhooks, of one team when `team_id` is given, otherwise of every team.
+         *     Callers without manage_others_incoming_webhooks see only their own hooks. With `include_total_count=true`
+         *     the page is wrapped in an object with the total count.
+         *
+         *     Permissions: manage_own_incoming_webhooks (on the team when team_id is given, otherwise system-wide)
+         */
+        get: operations["GetIncomingWebhooks"];
+        put?: never;
+        /**
+         * Create an incoming webhook
+         * @description Creates an incoming webhook posting to the given channel. The returned `id` is the secret key of the URL
+         *     `/hooks/{id}`. The hook belongs to the caller unless `user_id` names someone else. Username and icon are
+         *     stored only when the matching override setting is on. Answers 501 when
+         *     ServiceSettings.EnableIncomingWebhooks is off.
+         *
+         *     Permissions: manage_own_incoming_webhooks on the channel's team and read access to the channel; for a hook owned
+         *     by another user also manage_others_incoming_webhooks
+         */
+        post: operations["CreateIncomingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/hooks/incoming/{hook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an incoming webhook
+         * @description Returns one active incoming webhook.
+         *
+         *     Permissions: manage_own_incoming_webhooks on the hook's team and read access to its channel; for another user's
+         *     hook also manage_others_incoming_webhooks
+         */
+        get: operations["GetIncomingWebhook"];
+        /**
+         * Update an incoming webhook
+         * @description Replaces the editable fields of the hook (channel_id, display_name, description, username, icon_url,
+         *     channel_locked) and returns it. The body `id` must equal the path id (400 otherwise). The new channel must be
+         *     in the hook's team. Owner, team and times cannot be changed: Client4 sends the whole hook object, and those
+         *     fields are ignored (a different `team_id` is 400). Success is 200; Mattermost answers 201, and Client4
+         *     accepts either.
+         *
+         *     Permissions: as for GetIncomingWebhook, checked against the new channel too
+         */
+        put: operations["UpdateIncomingWebhook"];
+        post?: never;
+        /**
+         * Delete an incoming webhook
+         * @description Soft-deletes the hook. Its URL stops working immediately: later payloads get 404, exactly as for a key that
+         *     never existed.
+         *
+         *     Permissions: as for GetIncomingWebhook
+         */
+        delete: operations["DeleteIncomingWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks/{hook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post a message through an incoming webhook
+         * @description Creates one post (or several, for long text) from a Slack- or Mattermost-style payload. The hook key in the
+         *     path is the only credential: no session, no CSRF token. The post is authored by the hook's creator and always
+         *     marked as coming from a webhook (`props.from_webhook`), which clients show as a BOT tag.
+         *
+         *     How the body is read:
+         *
+         *     1. By Content-Type. `application/json`: the body is the payload. `application/x-www-form-urlencoded`: the
+         *        payload is the JSON text in the form field `payload` (other fields are ignored). `multipart/form-data`:
+         *        either a `payload` part holding the JSON text, or separate parts named after the payload fields (`text`,
+         *        `username`, `channel`, `icon_url`, `icon_emoji`, `type`). The media type is matched without regard to
+         *        letter case and its parameters (such as `charset`) are ignored; a Content-Type header that cannot be parsed
+         *        is rejected with 400.
+         *     2. Without a Content-Type header, a body beginning with `payload=` is treated as form-encoded (the rest,
+         *        URL-decoded, is the JSON text); any other body is read as JSON. Any media type not listed above (for
+         *        example `text/plain`) is also read as JSON, as Mattermost does.
+         *     3. An `application/json` body that begins with `payload=` is not valid JSON and gets 400; a form-encoded body
+         *        without a `payload` field gets 400.
+         *
+         *     Whatever the encoding, the decoded object must satisfy IncomingWebhookPayload. Archived channels cannot be
+         *     posted to. Text longer than 16383 Unicode
+         *     code points becomes several consecutive posts, committed together. `ok` is answered only once the posts are
+         *     stored.
+         *
+         *     Permissions: none (the hook key is the secret); the hook's creator must be allowed to post to the target channel
+         */
+        post: operations["ExecuteIncomingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description Body of every error response. Client4 builds its ClientError from this object: `message`, `id` (server_error_id), `status_code` and `detailed_error`. */
+        AppError: {
+            /**
+             * @description Stable dotted identifier of the error, Mattermost's own where one exists, so programs can tell errors apart without parsing the message.
+             * @example api.context.permissions.app_error
+             */
+            id: string;
+            /**
+             * @description Human-readable explanation of the error.
+             * @example You do not have the appropriate permissions.
+             */
+            message: string;
+            /**
+             * @description Extra diagnostic detail. Empty unless ServiceSettings.EnableDeveloper is on, and never internal details for server errors.
+             * @example
+             */
+            detailed_error: string;
+            /**
+             * @description The same value as the X-Request-Id response header.
+             * @example 3n1dp4kxwfbk8ft9yjz6cg5h8e
+             */
+            request_id: string;
+            /**
+             * @description The HTTP status code of the response, repeated in the body.
+             * @example 403
+             */
+            status_code: number;
+        };
+        /** @description A channel. Direct-message channels (type D) have an empty team_id and the name `<idA>__<idB>`. */
+        Channel: {
+            /** @description Unique 26-character id of the channel. */
+            id: string;
+            /**
+             * Format: int64
+             * @description Creation time, epoch milliseconds.
+             */
+            create_at: number;
+            /**
+             * Format: int64
+             * @description Time of the last change to the channel's settings, epoch milliseconds.
+             */
+            update_at: number;
+            /**
+             * Format: int64
+             * @description Archive time in epoch milliseconds; 0 while the channel is active.
+             */
+            delete_at: number;
+            /** @description Id of the team the channel belongs to; empty for direct and group channels. */
+            team_id: string;
+            /**
+             * @description `O` public, `P` private, `D` direct message between two users, `G` group message.
+             * @enum {string}
+             */
+            type: "O" | "P" | "D" | "G";
+            /** @description Name shown to users; empty for direct channels. */
+            display_name: string;
+            /** @description URL name, unique within the team. For a direct channel it is the two user ids, sorted and joined with a double underscore. */
+            name: string;
+            /** @description Markdown text shown in the channel header. */
+            header?: string;
+            /** @description Short description of what the channel is for. */
+            purpose?: string;
+            /**
+             * Format: int64
+             * @description Creation time of the newest post, epoch milliseconds; 0 if none.
+             */
+            last_post_at?: number;
+            /**
+             * Format: int64
+             * @description Creation time of the newest root (non-reply) post, epoch milliseconds; 0 if none.
+             */
+            last_root_post_at?: number;
+            /**
+             * Format: int64
+             * @description Number of posts in the channel, replies included.
+             */
+            total_msg_count?: number;
+            /**
+             * Format: int64
+             * @description Number of root posts in the channel.
+             */
+            total_msg_count_root?: number;
+            /**
+             * Format: int64
+             * @description Deprecated by Mattermost since 5.0; kept only for compatibility.
+             */
+            extra_update_at?: number;
+            /** @description Id of the user who created the channel; empty for channels created by the system. */
+            creator_id?: string;
+            /** @description Id of the permission scheme applied to the channel, if any. */
+            scheme_id?: string | null;
+            /** @description Free-form channel properties; null when none are set. */
+            props?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Whether membership is managed by synchronised groups. */
+            group_constrained?: boolean | null;
+            /** @description Whether the channel is shared with a remote cluster. */
+            shared?: boolean | null;
+            /** @description Id of the data-retention policy applied to the channel, if any. */
+            policy_id?: string | null;
+        };
+        /** @description Membership of one user in one channel, with that user's read state and notification settings. */
+        ChannelMember: {
+            /** @description Id of the channel. */
+            channel_id: string;
+            /** @description Id of the member. */
+            user_id: string;
+            /** @description Space-separated channel roles, including those implied by the scheme flags (for example `channel_user`). */
+            roles: string;
+            /**
+             * Format: int64
+             * @description Time the member last viewed the channel, epoch milliseconds.
+             */
+            last_viewed_at: number;
+            /**
+             * Format: int64
+             * @description Number of channel posts the member had seen when last viewing it, replies included.
+             */
+            msg_count: number;
+            /**
+             * Format: int64
+             * @description Number of root posts the member had seen when last viewing the channel.
+             */
+            msg_count_root?: number;
+            /**
+             * Format: int64
+             * @description Unread mentions of the member in the channel since last viewed.
+             */
+            mention_count: number;
+            /**
+             * Format: int64
+             * @description Unread mentions in root posts since last viewed.
+             */
+            mention_count_root?: number;
+            /**
+             * Format: int64
+             * @description Unread mentions in posts with urgent priority since last viewed.
+             */
+            urgent_mention_count?: number;
+            /** @description Channel notification settings as a string map: desktop, push, email ("default", "all", "mention", "none"), mark_unread ("all", "mention"), ignore_channel_mentions, channel_auto_follow_threads. */
+            notify_props: {
+                [key: string]: string;
+            };
+            /**
+             * Format: int64
+             * @description Time the membership last changed, epoch milliseconds.
+             */
+            last_update_at: number;
+            /** @description Whether the member is a guest in the channel. */
+            scheme_guest?: boolean;
+            /** @description Whether the member has the channel's user role. */
+            scheme_user?: boolean;
+            /** @description Whether the member has the channel's admin role. */
+            scheme_admin?: boolean;
+            /** @description Space-separated roles granted explicitly rather than through the scheme flags. */
+            explicit_roles?: string;
+        };
+        /** @description Result of marking channels as viewed. */
+        ChannelViewResponse: {
+            /**
+             * @description Always `OK`.
+             * @example OK
+             */
+            status: string;
+            /** @description For each channel marked as viewed, its id mapped to the new last-viewed time (epoch milliseconds). */
+            last_viewed_at_times?: {
+                [key: string]: number;
+            };
+        };
+        /**
+         * @description Settings clients need before and after login, as a flat map of strings (booleans are `"true"` or `"false"`). Anonymous callers get a limited set; with a session the full set is returned. Typical keys: Version, BuildNumber, SiteName, SiteURL, NoAccounts (`"true"` while no user exists yet), EnableOpenServer, EnableUserCreation, EnableSignUpWithEmail, EnableIncomingWebhooks, EnablePostUsernameOverride, EnablePostIconOverride, EnableUserAccessTokens and, for signed-in callers, MaxPostSize.
+         * @example {
+         *       "Version": "4.0.0",
+         *       "SiteName": "Parley",
+         *       "NoAccounts": "false",
+         *       "EnableIncomingWebhooks": "true"
+         *     }
+         */
+        ClientConfig: {
+            [key: string]: string;
+        };
+        /** @description Server configuration: a subset of Mattermost's configuration, with the same section and key names. Every key is optional, so the same shape serves as a partial patch. Settings can also be set from `MM_<SECTION>_<KEY>` environment variables (for example MM_SQLSETTINGS_DRIVERNAME); those win over stored values. Sections and keys Parley does not know are ignored. */
+        Config: {
+            /** @description Settings of the HTTP service and of integrations. */
+            ServiceSettings?: {
+                /**
+                 * @description Public URL users reach the server at, without a trailing slash. A patch that clears a non-empty value is rejected with 400.
+                 * @example https://chat.example.com
+                 */
+                SiteURL?: string;
+                /**
+                 * @description Address and port the server listens on; read at start-up.
+                 * @example :8065
+                 */
+                ListenAddress?: string;
+                /** @description Whether incoming webhooks may be created and executed (default true). */
+                EnableIncomingWebhooks?: boolean;
+                /** @description Whether webhook payloads and hooks may change the username shown on their posts (default false). */
+                EnablePostUsernameOverride?: boolean;
+                /** @description Whether webhook payloads and hooks may change the profile picture shown on their posts (default false). */
+                EnablePostIconOverride?: boolean;
+                /** @description Whether users may create personal access tokens (default false). */
+                EnableUserAccessTokens?: boolean;
+                /**
+                 * Format: int64
+                 * @description Largest request body accepted, in bytes (default 300000); larger bodies get 413.
+                 */
+                MaximumPayloadSizeBytes?: number;
+                /** @description When true, error responses include detailed_error (default false). */
+                EnableDeveloper?: boolean;
+            };
+            /** @description Settings of teams and sign-up. */
+            TeamSettings?: {
+                /** @description Whether anyone may sign up without an invitation (default false). The first account is always allowed. */
+                EnableOpenServer?: boolean;
+                /** @description Whether new accounts may be created at all, other than by a system admin (default true). */
+                EnableUserCreation?: boolean;
+                /**
+                 * Format: int64
+                 * @description Channels with more members than this do not act on @channel, @all and @here (default 1000).
+                 */
+                MaxNotificationsPerChannel?: number;
+            };
+            /** @description Database connection settings; read at start-up. */
+            SqlSettings?: {
+                /**
+                 * @description `sqlite` for an embedded database file (default), `mysql` for MySQL or MariaDB.
+                 * @enum {string}
+                 */
+                DriverName?: "sqlite" | "mysql";
+                /** @description Connection string: a file path for sqlite, `mysql://user:pass@host:port/db` for mysql. Returned masked as `********************************`; sending the masked value back leaves the stored value unchanged. */
+                DataSource?: string;
+            };
+            /** @description What users can see about other users. */
+            PrivacySettings?: {
+                /** @description Whether users see other users' e-mail addresses (default true). */
+                ShowEmailAddress?: boolean;
+                /** @description Whether users see other users' first and last names (default true). */
+                ShowFullName?: boolean;
+            };
+        };
+        /** @description An incoming webhook. Its `id` is the secret key of the URL `/hooks/{id}`; anyone holding it can post as the hook's creator. */
+        IncomingWebhook: {
+            /** @description Unique 26-character id, also the secret key of the hook URL. */
+            id: string;
+            /**
+             * Format: int64
+             * @description Creation time, epoch milliseconds.
+             */
+            create_at: number;
+            /**
+             * Format: int64
+             * @description Time of the last change, epoch milliseconds.
+             */
+            update_at: number;
+            /**
+             * Format: int64
+             * @description Deletion time in epoch milliseconds; 0 while the hook is active.
+             */
+            delete_at: number;
+            /** @description Id of the user who owns the hook; posts made through it are authored by this user. */
+            user_id: string;
+            /** @description Id of the default channel for posts. */
+            channel_id: string;
+            /** @description Id of the team of the default channel; fixed when the hook is created. */
+            team_id: string;
+            /** @description Name of the hook, also stored on every post as props.webhook_display_name. */
+            display_name: string;
+            /** @description Free-text description. */
+            description: string;
+            /** @description Default username shown on posts when the payload gives none (needs ServiceSettings.EnablePostUsernameOverride); empty to use the owner's username. */
+            username: string;
+            /** @description Default profile picture URL for posts when the payload gives none (needs ServiceSettings.EnablePostIconOverride); empty for the owner's picture. */
+            icon_url: string;
+            /** @description When true, payloads may not redirect posts to any channel other than channel_id. */
+            channel_locked: boolean;
+        };
+        /** @description A page of incoming webhooks together with the total number the caller may see. */
+        IncomingWebhookList: {
+            /** @description The incoming webhooks of the requested page. */
+            incoming_webhooks: components["schemas"]["IncomingWebhook"][];
+            /**
+             * Format: int64
+             * @description Number of incoming webhooks across all pages.
+             */
+            total_count: number;
+        };
+        /** @description The message an integration sends to an incoming webhook. Whatever the encoding of the request (JSON body, form field `payload`, or individual multipart fields), it is decoded into this object and validated against this schema. Either a non-empty `text` or at least one attachment is required. Keys this schema does not name are ignored, so Slack payloads with extra keys are accepted. */
+        IncomingWebhookPayload: {
+            /** @description Markdown text of the post. May be empty only when attachments are given. Slack conventions are converted (`<!channel>`, `<!here>`, `<!all>`, `<@USERID>`, `<url|label>`). Text longer than 16383 Unicode code points is split into several consecutive posts. */
+            text?: string;
+            /** @description Target channel instead of the hook's default: a channel name (`town-square` or `#town-square`) in the hook's team, or `@username` for the direct channel between that user and the hook's creator. */
+            channel?: string;
+            /** @description Username shown on the post; applies only when ServiceSettings.EnablePostUsernameOverride is on. */
+            username?: string;
+            /** @description Profile picture URL shown on the post; applies only when ServiceSettings.EnablePostIconOverride is on. */
+            icon_url?: string;
+            /** @description Emoji name used as the profile picture instead of icon_url (with or without surrounding colons); applies only when ServiceSettings.EnablePostIconOverride is on. */
+            icon_emoji?: string;
+            /** @description Slack-style message attachments. Null entries are dropped; a post with attachments gets the type `slack_attachment`. */
+            attachments?: components["schemas"]["SlackAttachment"][] | null;
+            /** @description Post type. It must be empty or start with `custom_`. */
+            type?: string;
+            /** @description Extra properties stored on the post. The keys from_webhook, override_username, override_icon_url, override_icon_emoji and webhook_display_name are reserved: the server sets or drops them, whatever the payload says. `card` holds Markdown shown in a side panel. Serialised props larger than 760000 characters are rejected. */
+            props?: {
+                [key: string]: unknown;
+            };
+            /** @description Id of a root post in the target channel to reply to; empty for a new root post. */
+            root_id?: string;
+            priority?: components["schemas"]["PostPriority"];
+        } & ({
+            /** @description A non-empty text satisfies the rule. */
+            text: unknown;
+        } | {
+            /** @description At least one attachment satisfies the rule. */
+            attachments: unknown[];
+        });
+        /** @description A message in a channel, either a root post or a reply in a thread. */
+        Post: {
+            /** @description Unique 26-character id of the post. */
+            id: string;
+            /**
+             * Format: int64
+             * @description Creation time, epoch milliseconds.
+             */
+            create_at: number;
+            /**
+             * Format: int64
+             * @description Time of the last change (edit, pin, reaction or new reply), epoch milliseconds.
+             */
+            update_at: number;
+            /**
+             * Format: int64
+             * @description Time the message was last edited, epoch milliseconds; 0 if never.
+             */
+            edit_at?: number;
+            /**
+             * Format: int64
+             * @description Deletion time in epoch milliseconds; 0 unless deleted.
+             */
+            delete_at: number;
+            /** @description Whether the post is pinned to its channel. */
+            is_pinned?: boolean;
+            /** @description Id of the author. For webhook posts this is the hook's creator. */
+            user_id: string;
+            /** @description Id of the channel the post is in. */
+            channel_id: string;
+            /** @description Id of the thread's root post for a reply; empty for a root post. */
+            root_id: string;
+            /** @description Id of the original post when this is an older version of an edited post; otherwise empty. */
+            original_id?: string;
+            /** @description Markdown text of the post, at most 16383 Unicode code points. */
+            message: string;
+            /** @description Post type: empty for an ordinary post, `slack_attachment` for posts carrying attachments, `custom_*` for integration-defined types, `system_*` for messages generated by the server. */
+            type: string;
+            /** @description Free-form properties. Webhook posts carry `from_webhook: "true"` and `webhook_display_name`, and may carry `override_username`, `override_icon_url`, `override_icon_emoji`, `attachments` and `card`. */
+            props: {
+                [key: string]: unknown;
+            };
+            /** @description Space-separated hashtags found in the message. */
+            hashtags?: string;
+            /** @description Ids of files attached to the post. */
+            file_ids?: string[];
+            /** @description Client-chosen id echoed back so the client can match the created post to its optimistic copy. */
+            pending_post_id?: string;
+            /** @description Whether anyone has reacted to the post. */
+            has_reactions?: boolean;
+            /**
+             * Format: int64
+             * @description Number of replies in the post's thread.
+             */
+            reply_count?: number;
+            /**
+             * Format: int64
+             * @description Creation time of the newest reply in the thread, epoch milliseconds; 0 if none.
+             */
+            last_reply_at?: number;
+            metadata?: components["schemas"]["PostMetadata"];
+        };
+        /** @description A set of posts with their display order. `order` lists ids newest first; `posts` holds the post objects, which may include thread posts that are not in `order`. */
+        PostList: {
+            /** @description Post ids in display order, newest first. */
+            order: string[];
+            /** @description The posts, keyed by post id. */
+            posts: {
+                [key: string]: components["schemas"]["Post"];
+            };
+            /** @description Id of the next newer post after this page, for cursor paging; empty if none. */
+            next_post_id: string;
+            /** @description Id of the next older post before this page, for cursor paging; empty if none. */
+            prev_post_id: string;
+            /** @description Whether more posts exist beyond this page. */
+            has_next?: boolean;
+            /**
+             * Format: int64
+             * @description Creation time of the newest post hidden by plan limits; always 0 on servers without such limits.
+             */
+            first_inaccessible_post_time?: number;
+        };
+        /** @description Data derived from or attached to a post. Mattermost also lists embeds, emojis, files, images and reactions here; clients must treat every field as optional. */
+        PostMetadata: {
+            priority?: components["schemas"]["PostPriority"];
+        };
+        /** @description Message priority of a post. */
+        PostPriority: {
+            /**
+             * @description Priority label; the empty string means standard priority.
+             * @enum {string}
+             */
+            priority?: "" | "important" | "urgent";
+            /** @description Whether the author asks recipients to acknowledge the post. */
+            requested_ack?: boolean;
+            /** @description Whether recipients are notified repeatedly until they read the post. */
+            persistent_notifications?: boolean;
+        };
+        /** @description A Slack-style message attachment, stored on the post in props.attachments. A null entry in the attachments array is accepted and dropped. Unknown keys are allowed and ignored. */
+        SlackAttachment: {
+            /**
+             * Format: int64
+             * @description Numeric id of the attachment, used by interactive actions.
+             */
+            id?: number;
+            /** @description Plain-text summary for clients that cannot render attachments. */
+            fallback?: string;
+            /** @description Colour of the side bar, `good`, `warning`, `danger` or a hex colour such as `#36a64f`. */
+            color?: string;
+            /** @description Text shown above the attachment; Slack mention syntax is converted. */
+            pretext?: string;
+            /** @description Name of the author shown at the top of the attachment. */
+            author_name?: string;
+            /** @description URL the author name links to. */
+            author_link?: string;
+            /** @description URL of a small icon shown next to the author name. */
+            author_icon?: string;
+            /** @description Bold title of the attachment. */
+            title?: string;
+            /** @description URL the title links to. */
+            title_link?: string;
+            /** @description Main Markdown text of the attachment; `<url|label>` links and Slack mentions are converted. */
+            text?: string;
+            /** @description Short label/value pairs shown as a table. Null entries are dropped. */
+            fields?: ({
+                /** @description Label of the field. */
+                title?: string;
+                /** @description Value of the field; a string, number or boolean. The server stores it as a string (numbers and booleans are converted). */
+                value?: unknown;
+                /** @description Whether the field is narrow enough to sit next to another one. A boolean, or the string `true` or `false`. */
+                short?: boolean | string;
+            } | null)[] | null;
+            /** @description URL of an image shown inside the attachment. */
+            image_url?: string;
+            /** @description URL of a thumbnail shown at the side of the attachment. */
+            thumb_url?: string;
+            /** @description Small text shown at the bottom of the attachment. */
+            footer?: string;
+            /** @description URL of a small icon shown next to the footer. */
+            footer_icon?: string;
+            /** @description Timestamp shown in the footer, epoch seconds, as a number or a string. */
+            ts?: unknown;
+            /** @description Interactive buttons or menus; stored as given. */
+            actions?: {
+                [key: string]: unknown;
+            }[];
+        } | null;
+        /** @description Confirmation returned by operations that have nothing else to report. */
+        StatusOK: {
+            /**
+             * @description Always the upper-case string `OK`.
+             * @example OK
+             */
+            status: string;
+        };
+        /** @description Health report of the server. */
+        SystemStatusResponse: {
+            /**
+             * @description `OK` when the server is healthy, `UNHEALTHY` otherwise.
+             * @example OK
+             */
+            status: string;
+            /** @description `OK` or `UNHEALTHY`; present only when get_server_status=true. */
+            database_status?: string;
+            /** @description `OK` or `UNHEALTHY`; present only when get_server_status=true. */
+            filestore_status?: string;
+            /** @description Whether the server process runs as root; present only for system admins with get_server_status=true. */
+            root_status?: boolean;
+            /** @description `true`, `false` or `unknown`: whether push notifications can reach device_id; present only with device_id. */
+            CanReceiveNotifications?: string;
+            /** @description Name of the search engine in use. */
+            ActiveSearchBackend?: string;
+            /** @description Latest Android app version the server recommends; empty if not configured. */
+            AndroidLatestVersion?: string;
+            /** @description Oldest Android app version the server supports; empty if not configured. */
+            AndroidMinVersion?: string;
+            /** @description Latest iOS app version the server recommends; empty if not configured. */
+            IosLatestVersion?: string;
+            /** @description Oldest iOS app version the server supports; empty if not configured. */
+            IosMinVersion?: string;
+            /** @description Latest desktop app version the server recommends; empty if not configured. */
+            DesktopLatestVersion?: string;
+            /** @description Oldest desktop app version the server supports; empty if not configured. */
+            DesktopMinVersion?: string;
+        };
+        /** @description A team: a group of users with its own channels. `email` and `invite_id` are blanked for callers who cannot manage the team. */
+        Team: {
+            /** @description Unique 26-character id of the team. */
+            id: string;
+            /**
+             * Format: int64
+             * @description Creation time, epoch milliseconds.
+             */
+            create_at: number;
+            /**
+             * Format: int64
+             * @description Time of the last change, epoch milliseconds.
+             */
+            update_at: number;
+            /**
+             * Format: int64
+             * @description Archive time in epoch milliseconds; 0 while the team is active.
+             */
+            delete_at: number;
+            /** @description Name shown to users. */
+            display_name: string;
+            /** @description Unique URL name of the team (lower case, digits and dashes). */
+            name: string;
+            /** @description Free-text description of the team. */
+            description?: string;
+            /** @description Contact address of the team administrator; blank for callers who cannot manage the team. */
+            email?: string;
+            /**
+             * @description `O` for an open team anyone may join, `I` for an invite-only team.
+             * @enum {string}
+             */
+            type: "O" | "I";
+            /** @description Name of the company that owns the team. */
+            company_name?: string;
+            /** @description Comma-separated e-mail domains allowed to join; empty means any domain. */
+            allowed_domains?: string;
+            /** @description Id used in invitation links; blank for callers who cannot manage the team. */
+            invite_id?: string;
+            /** @description Whether anyone may join; kept in step with `type` (true exactly when type is `O`). */
+            allow_open_invite?: boolean;
+            /**
+             * Format: int64
+             * @description Time the team icon was last changed, epoch milliseconds.
+             */
+            last_team_icon_update?: number;
+            /** @description Id of the permission scheme applied to the team, if any. */
+            scheme_id?: string | null;
+            /** @description Whether membership is managed by synchronised groups. */
+            group_constrained?: boolean | null;
+            /** @description Id of the data-retention policy applied to the team, if any. */
+            policy_id?: string | null;
+            /** @description Whether the team was archived because of plan limits. */
+            cloud_limits_archived?: boolean;
+        };
+        /** @description A page of teams together with the total number of teams the caller may see. */
+        TeamList: {
+            /** @description The teams of the requested page. */
+            teams: components["schemas"]["Team"][];
+            /**
+             * Format: int64
+             * @description Number of teams across all pages.
+             */
+            total_count: number;
+        };
+        /** @description Membership of one user in one team. */
+        TeamMember: {
+            /** @description Id of the team. */
+            team_id: string;
+            /** @description Id of the member. */
+            user_id: string;
+            /** @description Space-separated team roles, including those implied by the scheme flags (for example `team_user`). */
+            roles: string;
+            /**
+             * Format: int64
+             * @description Time the user left or was removed from the team, epoch milliseconds; 0 for a current member.
+             */
+            delete_at: number;
+            /** @description Whether the member has the team's user role. */
+            scheme_user?: boolean;
+            /** @description Whether the member has the team's admin role. */
+            scheme_admin?: boolean;
+            /** @description Whether the member is a guest of the team. */
+            scheme_guest?: boolean;
+            /** @description Space-separated roles granted explicitly rather than through the scheme flags. */
+            explicit_roles?: string;
+        };
+        /** @description A user account as the server returns it. Secrets (password, MFA secret) are never included and auth_data is always blank. When the caller looks at another user, account-private fields are cleared (notify_props becomes empty, email_verified and allow_marketing false, counters 0) and email / first_name / last_name are blank unless PrivacySettings.ShowEmailAddress / ShowFullName allow them or the caller is a system admin. */
+        User: {
+            /** @description Unique 26-character id of the user. */
+            id: string;
+            /**
+             * Format: int64
+             * @description Creation time, epoch milliseconds.
+             */
+            create_at: number;
+            /**
+             * Format: int64
+             * @description Time of the last change to the account, epoch milliseconds.
+             */
+            update_at: number;
+            /**
+             * Format: int64
+             * @description Deactivation time in epoch milliseconds; 0 while the account is active.
+             */
+            delete_at: number;
+            /** @description Unique login name, lower case. */
+            username: string;
+            /** @description External authentication data; always returned empty. */
+            auth_data?: string;
+            /** @description Authentication service of the account; empty for email/password accounts. */
+            auth_service?: string;
+            /** @description E-mail address, lower case. Blank when privacy settings hide it from the caller. */
+            email?: string;
+            /** @description Whether the e-mail address has been verified. */
+            email_verified?: boolean;
+            /** @description Optional nickname shown in clients. */
+            nickname?: string;
+            /** @description Given name. Blank when privacy settings hide it from the caller. */
+            first_name?: string;
+            /** @description Family name. Blank when privacy settings hide it from the caller. */
+            last_name?: string;
+            /** @description Job title or role in the organisation. */
+            position?: string;
+            /**
+             * @description Space-separated system roles, for example `system_user` or `system_admin system_user`.
+             * @example system_user
+             */
+            roles: string;
+            /** @description Whether the user agreed to receive marketing e-mail. */
+            allow_marketing?: boolean;
+            /** @description Free-form string properties attached to the user by clients. */
+            props?: {
+                [key: string]: string;
+            };
+            /** @description Notification preferences as a string map (email, push, desktop, desktop_sound, mention_keys, channel, first_name, comments, ...). Empty when the caller looks at another user. */
+            notify_props?: {
+                [key: string]: string;
+            };
+            /**
+             * Format: int64
+             * @description Time of the last password change, epoch milliseconds.
+             */
+            last_password_update?: number;
+            /**
+             * Format: int64
+             * @description Time of the last profile picture change, epoch milliseconds.
+             */
+            last_picture_update?: number;
+            /** @description Number of consecutive failed login attempts. */
+            failed_attempts?: number;
+            /** @description Preferred language, for example `en`. */
+            locale?: string;
+            /** @description Time zone settings as a string map: useAutomaticTimezone ("true" or "false"), automaticTimezone and manualTimezone. */
+            timezone?: {
+                [key: string]: string;
+            };
+            /** @description Whether multi-factor authentication is enabled for the account. */
+            mfa_active?: boolean;
+            /**
+             * Format: int64
+             * @description Time of the user's last activity, epoch milliseconds.
+             */
+            last_activity_at?: number;
+            /** @description Whether the account is a bot. */
+            is_bot?: boolean;
+            /** @description Description of the bot, for bot accounts. */
+            bot_description?: string;
+            /** @description Whether the welcome e-mail was suppressed when the account was created. */
+            disable_welcome_email?: boolean;
+            /** @description Id of the terms of service the user last accepted. */
+            terms_of_service_id?: string;
+            /**
+             * Format: int64
+             * @description Time the user accepted those terms of service, epoch milliseconds.
+             */
+            terms_of_service_create_at?: number;
+        };
+        /** @description A personal access token. It authenticates exactly like a session token (`Authorization: Bearer <token>`) and stays valid until revoked or until expires_at. The secret `token` is returned only once, on creation. */
+        UserAccessToken: {
+            /** @description Id of the token record (not the secret). */
+            id: string;
+            /** @description The secret token value. Store it; it cannot be retrieved again. */
+            token: string;
+            /** @description Id of the user the token acts as. */
+            user_id: string;
+            /** @description Description given when the token was created. */
+            description: string;
+            /** @description Whether the token can currently be used. */
+            is_active: boolean;
+            /**
+             * Format: int64
+             * @description Expiry time in epoch milliseconds; 0 means the token does not expire.
+             */
+            expires_at?: number;
+        };
+    };
+    responses: {
+        /** @description Bad request: a path, query or body parameter is missing, malformed or breaks a validation rule. `id` names the problem, for example api.context.invalid_param.app_error or a field-specific id such as model.user.is_valid.username.app_error. */
+        BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-Version-Id": components["headers"]["XVersionId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AppError"];
+            };
+        };
+        /** @description Forbidden: the caller is authenticated but lacks the permission this operation requires (api.context.permissions.app_error), or a product rule refuses the action. */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-Version-Id": components["headers"]["XVersionId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AppError"];
+            };
+        };
+        /** @description Internal server error: an unexpected failure. The message is generic and never reveals internals; use request_id to find the log line. */
+        InternalServerError: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-Version-Id": components["headers"]["XVersionId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AppError"];
+            };
+        };
+        /** @description Not found: the resource named in the path or body does not exist, is deleted, or is not visible to the caller. */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-Version-Id": components["headers"]["XVersionId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AppError"];
+            };
+        };
+        /** @description Not implemented: the feature is switched off in the server configuration (for example incoming webhooks or personal access tokens), or the request uses a form this server does not support. */
+        NotImplemented: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-Version-Id": components["headers"]["XVersionId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AppError"];
+            };
+        };
+        /** @description Not modified: the `If-None-Match` header equals the current entity tag, so the copy the client holds is still current. No body is sent. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-Version-Id": components["headers"]["XVersionId"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Service unavailable: the server is overloaded or cannot reach its database right now. The request had no effect; retry after the delay in Retry-After. */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-Version-Id": components["headers"]["XVersionId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AppError"];
+            };
+        };
+        /** @description Payload too large: the request body exceeds ServiceSettings.MaximumPayloadSizeBytes (api.context.request_body_too_large.app_error). The body is rejected before it is parsed. */
+        TooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-Version-Id": components["headers"]["XVersionId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AppError"];
+            };
+        };
+        /** @description Too many requests: the caller exceeded its rate limit. Wait for the number of seconds in Retry-After before sending again. */
+        TooManyRequests: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-Version-Id": components["headers"]["XVersionId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AppError"];
+            };
+        };
+        /** @description Unauthorized: the operation needs a session and the request carried no token, or an invalid, expired or revoked one (api.context.session_expired.app_error), or the credentials given to login were wrong. */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-Version-Id": components["headers"]["XVersionId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AppError"];
+            };
+        };
+    };
+    parameters: {
+        /** @description The channel id (26 lower-case letters and digits). */
+        ChannelIdPath: string;
+        /** @description Collapsed reply threads mode of the client: when true, replies are left out of channel views. Client4 always sends this parameter. */
+        CollapsedThreads: boolean;
+        /** @description With collapsed threads, also return extended thread information (participants). Client4 always sends this parameter. */
+        CollapsedThreadsExtended: boolean;
+        /** @description The incoming webhook id (26 lower-case letters and digits). It is also the secret key of the hook URL. */
+        HookIdPath: string;
+        /** @description The secret key of the incoming webhook (its id). Only ASCII letters and digits match the route, as in Mattermost; a key that matches but belongs to no active hook gets 404. */
+        HookKeyPath: string;
+        /** @description An entity tag from an earlier response. If it still matches, the server answers 304 Not Modified without a body. */
+        IfNoneMatch: string;
+        /** @description When true the response is an object holding the page of items and the total number of matching items, instead of a bare array. */
+        IncludeTotalCount: boolean;
+        /** @description Zero-based page number. */
+        Page: number;
+        /** @description Number of items per page. Values above 200 are silently reduced to 200, as Mattermost does; 0 returns an empty page. */
+        PerPage: number;
+        /** @description The post id (26 lower-case letters and digits). */
+        PostIdPath: string;
+        /** @description When true, only the listed posts are returned, without the other posts of their threads. Client4 always sends this parameter. */
+        SkipFetchThreads: boolean;
+        /** @description The team id (26 lower-case letters and digits). */
+        TeamIdPath: string;
+        /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+        UserIdPath: string;
+    };
+    requestBodies: never;
+    headers: {
+        /** @description Entity tag of the returned representation. Send it back in `If-None-Match`; while the resource is unchanged the server answers 304 Not Modified without a body. */
+        ETag: string;
+        /** @description Number of seconds the client should wait before trying again. */
+        RetryAfter: number;
+        /** @description The new session token. Send it as `Authorization: Bearer <token>` on later requests. Client4 reads this header (in any letter case) to authenticate itself. */
+        Token: string;
+        /** @description Identifier of this request (26 characters), generated by the server for every response. The same value is copied into `AppError.request_id` and into the server log line, so a report can be matched to the log. */
+        XRequestId: string;
+        /** @description Server build identifier in Mattermost's dotted form `<version>.<build number>.<client config hash>.<has licence>`. Client4 remembers it as the server version. */
+        XVersionId: string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    GetPing: {
+        parameters: {
+            query?: {
+                /** @description When true, also check the database and the file store and report them. */
+                get_server_status?: boolean;
+                /** @description Id of a mobile device; when given, the response says whether push notifications can reach it. */
+                device_id?: string;
+                /** @description When true, an unhealthy server answers with an error status instead of 200. */
+                use_rest_semantics?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server is running; `status` says whether it is healthy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SystemStatusResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configuration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Config"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    PatchConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The settings to change; every key is optional. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ServiceSettings": {
+                 *         "EnableUserAccessTokens": true,
+                 *         "EnablePostUsernameOverride": true
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Config"];
+            };
+        };
+        responses: {
+            /** @description The configuration after the change, secrets masked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Config"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetClientConfig: {
+        parameters: {
+            query?: {
+                /** @description Must be `old`. */
+                format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client configuration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientConfig"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetUsers: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Number of items per page. Values above 200 are silently reduced to 200, as Mattermost does; 0 returns an empty page. */
+                per_page?: components["parameters"]["PerPage"];
+                /** @description Only users who are members of this team. */
+                in_team?: string;
+                /** @description Only users who are not members of this team. */
+                not_in_team?: string;
+                /** @description Only users who are members of this channel. */
+                in_channel?: string;
+                /** @description Only users who are not members of this channel; used together with in_team. */
+                not_in_channel?: string;
+                /** @description When `true` or `1`, only users who belong to no team (Client4 sends `1`); empty, `false` or `0` do not filter. */
+                without_team?: "" | "true" | "false" | "1" | "0";
+                /** @description Accepted for Client4 compatibility; Parley has no synchronised groups, so it does not narrow the result. */
+                group_constrained?: boolean;
+                /** @description When true, only active users; when false, only deactivated users. */
+                active?: boolean;
+                /** @description When true, only deactivated users. */
+                inactive?: boolean;
+                /** @description Only users with this system role, for example `system_admin`. */
+                role?: string;
+                /** @description Sort order. Empty sorts by username. With in_team also `last_activity_at` or `create_at`; with in_channel also `status`. */
+                sort?: "" | "last_activity_at" | "create_at" | "status";
+                /** @description Id of the last user of the previous page, for cursor paging instead of `page`. */
+                cursor_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    CreateUser: {
+        parameters: {
+            query?: {
+                /** @description Token id of an e-mail invitation. */
+                t?: string;
+                /** @description Invite id of the team to join. */
+                iid?: string;
+                /** @description Path the web client should go to after sign-up; ignored by the server. */
+                r?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "username": "alice",
+                 *       "email": "alice@example.com",
+                 *       "password": "Passw0rd!",
+                 *       "first_name": "Alice"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description E-mail address, unique on the server. */
+                    email: string;
+                    /** @description Login name, unique on the server: 1 to 64 characters from lower-case letters, digits, `.`, `-` and `_` after lower-casing; must not be a reserved name (all, channel, matterbot, system). */
+                    username: string;
+                    /** @description Password, checked against the server's password rules; at most 72 bytes. */
+                    password: string;
+                    /** @description Given name, at most 64 characters. */
+                    first_name?: string;
+                    /** @description Family name, at most 64 characters. */
+                    last_name?: string;
+                    /** @description Nickname, at most 64 characters. */
+                    nickname?: string;
+                    /** @description Job title, at most 128 characters. */
+                    position?: string;
+                    /** @description Preferred language (default `en`). */
+                    locale?: string;
+                    /** @description Free-form string properties. */
+                    props?: {
+                        [key: string]: string;
+                    };
+                    /** @description Notification preferences; missing keys get the server defaults. */
+                    notify_props?: {
+                        [key: string]: string;
+                    };
+                    /** @description Time zone settings (useAutomaticTimezone, automaticTimezone, manualTimezone) as strings. */
+                    timezone?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The account was created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    Login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "login_id": "alice",
+                 *       "password": "Passw0rd!",
+                 *       "token": "",
+                 *       "deviceId": ""
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Username or e-mail address of the account. */
+                    login_id?: string;
+                    /** @description Id of the account, as an alternative to login_id. */
+                    id?: string;
+                    /** @description Password of the account. */
+                    password: string;
+                    /** @description Multi-factor authentication code; Client4 sends an empty string when there is none. */
+                    token?: string;
+                    /** @description Id of the mobile device, for push notifications. */
+                    device_id?: string;
+                    /** @description Spelling of device_id that Client4's login() sends; accepted and ignored. */
+                    deviceId?: string;
+                    /** @description Restrict the login to LDAP accounts. A boolean, or the string `true`/`false` as Client4 sends it. */
+                    ldap_only?: boolean | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Logged in. */
+            200: {
+                headers: {
+                    Token: components["headers"]["Token"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    Logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Logged out. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetUsersByIds: {
+        parameters: {
+            query?: {
+                /** @description Only return users whose profile changed after this time (epoch milliseconds). */
+                since?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": string[];
+            };
+        };
+        responses: {
+            /** @description The users found. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetUserByUsername: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The username to look up. */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An entity tag from an earlier response. If it still matches, the server answers 304 Not Modified without a body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    PatchUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description New e-mail address. */
+                    email?: string;
+                    /** @description New username; same rules as on creation. */
+                    username?: string;
+                    /** @description New given name. */
+                    first_name?: string;
+                    /** @description New family name. */
+                    last_name?: string;
+                    /** @description New nickname. */
+                    nickname?: string;
+                    /** @description New job title. */
+                    position?: string;
+                    /** @description New preferred language. */
+                    locale?: string;
+                    /** @description Replacement set of free-form string properties. */
+                    props?: {
+                        [key: string]: string;
+                    };
+                    /** @description Replacement notification preferences. */
+                    notify_props?: {
+                        [key: string]: string;
+                    };
+                    /** @description Replacement time zone settings. */
+                    timezone?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The updated user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    CreateUserAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "CI deploy bot"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description What the token is for. */
+                    description: string;
+                    /**
+                     * Format: int64
+                     * @description Expiry time in epoch milliseconds; omit or 0 for a token that does not expire.
+                     */
+                    expires_at?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The token, including its secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserAccessToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetAllTeams: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Number of items per page. Values above 200 are silently reduced to 200, as Mattermost does; 0 returns an empty page. */
+                per_page?: components["parameters"]["PerPage"];
+                /** @description When true the response is an object holding the page of items and the total number of matching items, instead of a bare array. */
+                include_total_count?: components["parameters"]["IncludeTotalCount"];
+                /** @description Leave out teams governed by a data-retention policy. Client4 always sends it. */
+                exclude_policy_constrained?: boolean;
+                /** @description Accepted because Client4 always sends it; it does not change the result. */
+                for_directory?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of teams, bare or with the total count. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"][] | components["schemas"]["TeamList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    CreateTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "team-a",
+                 *       "display_name": "Team A",
+                 *       "type": "O"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Unique URL name: 2 to 64 lower-case letters, digits and dashes, starting and ending with a letter or digit, and not starting with a reserved word such as `api` or `admin`. */
+                    name: string;
+                    /** @description Name shown to users, 1 to 64 characters. */
+                    display_name: string;
+                    /**
+                     * @description `O` for an open team, `I` for an invite-only team.
+                     * @enum {string}
+                     */
+                    type: "O" | "I";
+                    /** @description Free-text description, at most 255 characters. */
+                    description?: string;
+                    /** @description Contact address of the team administrator. */
+                    email?: string;
+                    /** @description Comma-separated e-mail domains allowed to join. */
+                    allowed_domains?: string;
+                    /** @description Ignored on creation; derived from type. */
+                    allow_open_invite?: boolean;
+                    /** @description Name of the company, at most 64 characters. */
+                    company_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The team was created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetTeamByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL name of the team. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetTeam: {
+        parameters: {
+            query?: {
+                /** @description Accepted because Client4 may send it; it does not change the result. */
+                as_content_reviewer?: boolean;
+                /** @description Accepted because Client4 may send it; it does not change the result. */
+                flagged_post_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetTeamMembers: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Number of items per page. Values above 200 are silently reduced to 200, as Mattermost does; 0 returns an empty page. */
+                per_page?: components["parameters"]["PerPage"];
+                /** @description Empty orders by user id; `Username` orders by username. */
+                sort?: "" | "Username";
+                /** @description When true, leave out deactivated users. */
+                exclude_deleted_users?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of memberships. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMember"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    AddTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "team_id": "8m3xz1fbqjgr5pxw7kcd9tq4ne",
+                 *       "user_id": "u5ou3b7wjjg4jrqc7yqkzsefxc"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Id of the team; must equal the team_id in the path. */
+                    team_id: string;
+                    /** @description Id of the user to add. */
+                    user_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The membership. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMember"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetTeamsForUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's teams. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    CreateChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "team_id": "8m3xz1fbqjgr5pxw7kcd9tq4ne",
+                 *       "name": "town-talk",
+                 *       "display_name": "Town Talk",
+                 *       "type": "O",
+                 *       "purpose": "",
+                 *       "header": ""
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Id of the team the channel belongs to. */
+                    team_id: string;
+                    /** @description URL name, unique in the team: up to 64 lower-case letters, digits, `-` and `_`, starting with a letter or digit. */
+                    name: string;
+                    /** @description Name shown to users, 1 to 64 characters. */
+                    display_name: string;
+                    /**
+                     * @description `O` for a public channel, `P` for a private one.
+                     * @enum {string}
+                     */
+                    type: "O" | "P";
+                    /** @description What the channel is for, at most 250 characters. */
+                    purpose?: string;
+                    /** @description Markdown text for the channel header, at most 1024 characters. */
+                    header?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The channel was created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    CreateDirectChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       "u5ou3b7wjjg4jrqc7yqkzsefxc",
+                 *       "9kdw3sq1cfbu7m4a8gxjeyz5ho"
+                 *     ]
+                 */
+                "application/json": string[];
+            };
+        };
+        responses: {
+            /** @description The direct channel (type D). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetChannel: {
+        parameters: {
+            query?: {
+                /** @description Accepted because Client4 may send it; it does not change the result. */
+                as_content_reviewer?: boolean;
+                /** @description Accepted because Client4 may send it; it does not change the result. */
+                flagged_post_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The channel id (26 lower-case letters and digits). */
+                channel_id: components["parameters"]["ChannelIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetChannelMembers: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Number of items per page. Values above 200 are silently reduced to 200, as Mattermost does; 0 returns an empty page. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: never;
+            path: {
+                /** @description The channel id (26 lower-case letters and digits). */
+                channel_id: components["parameters"]["ChannelIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of memberships. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelMember"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    AddChannelMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The channel id (26 lower-case letters and digits). */
+                channel_id: components["parameters"]["ChannelIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "user_id": "u5ou3b7wjjg4jrqc7yqkzsefxc",
+                 *       "channel_id": "4x9dgbfcwtf7zmhrkjoagiqp3e",
+                 *       "post_root_id": ""
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Id of the single user to add. */
+                    user_id?: string;
+                    /** @description Ids of several users to add. */
+                    user_ids?: string[];
+                    /** @description Id of a thread root post the users were mentioned in; may be empty. */
+                    post_root_id?: string;
+                    /** @description Id of the channel, which Client4 repeats from the path; ignored. */
+                    channel_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new (or existing) membership, or one per user when user_ids was sent. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelMember"] | components["schemas"]["ChannelMember"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetChannelMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The channel id (26 lower-case letters and digits). */
+                channel_id: components["parameters"]["ChannelIdPath"];
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The membership. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelMember"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    RemoveUserFromChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The channel id (26 lower-case letters and digits). */
+                channel_id: components["parameters"]["ChannelIdPath"];
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user was removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ViewChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "channel_id": "4x9dgbfcwtf7zmhrkjoagiqp3e",
+                 *       "collapsed_threads_supported": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Id of the channel being viewed; may be empty. */
+                    channel_id: string;
+                    /** @description Id of the channel the user switched away from, also marked as viewed. */
+                    prev_channel_id?: string;
+                    /** @description Whether the client supports collapsed reply threads; Client4 always sends true. */
+                    collapsed_threads_supported?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The channels were marked as viewed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelViewResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetPublicChannelsForTeam: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Number of items per page. Values above 200 are silently reduced to 200, as Mattermost does; 0 returns an empty page. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: never;
+            path: {
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of public channels. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetChannelByName: {
+        parameters: {
+            query?: {
+                /** @description When true, archived channels are found too. Client4 always sends it. */
+                include_deleted?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+                /** @description URL name of the channel. */
+                channel_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetChannelsForTeamForUser: {
+        parameters: {
+            query?: {
+                /** @description When true, archived channels are included. */
+                include_deleted?: boolean;
+                /** @description With include_deleted, only archived channels deleted after this time (epoch milliseconds). */
+                last_delete_at?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's channels. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    CreatePost: {
+        parameters: {
+            query?: {
+                /** @description Whether creating the post marks the author as online (default true). */
+                set_online?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "channel_id": "4x9dgbfcwtf7zmhrkjoagiqp3e",
+                 *       "message": "hello world",
+                 *       "root_id": "",
+                 *       "props": {}
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Id of the channel to post in. */
+                    channel_id: string;
+                    /** @description Markdown text of the post, at most 16383 Unicode code points. */
+                    message: string;
+                    /** @description Id of the root post to reply to; empty or absent for a new root post. */
+                    root_id?: string;
+                    /** @description Ids of previously uploaded files to attach. */
+                    file_ids?: string[];
+                    /** @description Free-form properties stored on the post. */
+                    props?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Client-chosen id returned unchanged in the created post. */
+                    pending_post_id?: string;
+                    /** @description Metadata of the new post; only priority is read. */
+                    metadata?: {
+                        priority?: components["schemas"]["PostPriority"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The created post. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetPost: {
+        parameters: {
+            query?: {
+                /** @description When true, a deleted post is returned too (system admins only). */
+                include_deleted?: boolean;
+                /** @description Accepted because Client4 may send it; it does not change the result. */
+                retain_content?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The post id (26 lower-case letters and digits). */
+                post_id: components["parameters"]["PostIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The post. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    DeletePost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post id (26 lower-case letters and digits). */
+                post_id: components["parameters"]["PostIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The post was deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    PatchPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post id (26 lower-case letters and digits). */
+                post_id: components["parameters"]["PostIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "7gq4zhjtkpfk5mbd1y3wdfc6ro",
+                 *       "message": "edited"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Id of the post, which Client4 repeats from the path; ignored. */
+                    id?: string;
+                    /** @description New Markdown text, at most 16383 Unicode code points. */
+                    message?: string;
+                    /** @description Pin or unpin the post. */
+                    is_pinned?: boolean;
+                    /** @description New list of attached file ids. */
+                    file_ids?: string[];
+                    /** @description Accepted for compatibility; the server keeps this flag itself. */
+                    has_reactions?: boolean;
+                    /** @description Replacement set of free-form properties. */
+                    props?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The updated post. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetPostThread: {
+        parameters: {
+            query?: {
+                /** @description Number of posts per page; 0 or absent returns the whole thread. */
+                perPage?: number;
+                /** @description Id of the post to continue from (exclusive). */
+                fromPost?: string;
+                /** @description Creation time (epoch milliseconds) to continue from; used with fromPost. */
+                fromCreateAt?: number;
+                /** @description With updatesOnly, return only posts changed after this time; not allowed with direction=down. */
+                fromUpdateAt?: number;
+                /** @description Paging direction, `down` (older to newer) or `up`; empty means down. */
+                direction?: "up" | "down" | "";
+                /** @description When true, only the listed posts are returned, without the other posts of their threads. Client4 always sends this parameter. */
+                skipFetchThreads?: components["parameters"]["SkipFetchThreads"];
+                /** @description Collapsed reply threads mode of the client: when true, replies are left out of channel views. Client4 always sends this parameter. */
+                collapsedThreads?: components["parameters"]["CollapsedThreads"];
+                /** @description With collapsed threads, also return extended thread information (participants). Client4 always sends this parameter. */
+                collapsedThreadsExtended?: components["parameters"]["CollapsedThreadsExtended"];
+                /** @description When true, return only posts changed after fromUpdateAt (needs fromUpdateAt). */
+                updatesOnly?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The post id (26 lower-case letters and digits). */
+                post_id: components["parameters"]["PostIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The thread. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetPostsForChannel: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Number of items per page. Values above 200 are silently reduced to 200, as Mattermost does; 0 returns an empty page. */
+                per_page?: components["parameters"]["PerPage"];
+                /** @description Return the posts changed after this time, epoch milliseconds. */
+                since?: number;
+                /** @description Return the posts older than the post with this id. */
+                before?: string;
+                /** @description Return the posts newer than the post with this id. */
+                after?: string;
+                /** @description When true, deleted posts are included (system admins only). */
+                include_deleted?: boolean;
+                /** @description When true, only the listed posts are returned, without the other posts of their threads. Client4 always sends this parameter. */
+                skipFetchThreads?: components["parameters"]["SkipFetchThreads"];
+                /** @description Collapsed reply threads mode of the client: when true, replies are left out of channel views. Client4 always sends this parameter. */
+                collapsedThreads?: components["parameters"]["CollapsedThreads"];
+                /** @description With collapsed threads, also return extended thread information (participants). Client4 always sends this parameter. */
+                collapsedThreadsExtended?: components["parameters"]["CollapsedThreadsExtended"];
+            };
+            header?: {
+                /** @description An entity tag from an earlier response. If it still matches, the server answers 304 Not Modified without a body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The channel id (26 lower-case letters and digits). */
+                channel_id: components["parameters"]["ChannelIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The posts. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetIncomingWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Number of items per page. Values above 200 are silently reduced to 200, as Mattermost does; 0 returns an empty page. */
+                per_page?: components["parameters"]["PerPage"];
+                /** @description Only hooks of this team. */
+                team_id?: string;
+                /** @description When true the response is an object holding the page of items and the total number of matching items, instead of a bare array. */
+                include_total_count?: components["parameters"]["IncludeTotalCount"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of hooks, bare or with the total count. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncomingWebhook"][] | components["schemas"]["IncomingWebhookList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    CreateIncomingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "channel_id": "4x9dgbfcwtf7zmhrkjoagiqp3e",
+                 *       "display_name": "CI",
+                 *       "description": "ci hook",
+                 *       "username": "ci-bot",
+                 *       "icon_url": "",
+                 *       "channel_locked": false
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Id of the default channel; its team becomes the hook's team. */
+                    channel_id: string;
+                    /** @description Id of the owner; defaults to the caller. */
+                    user_id?: string;
+                    /** @description Name of the hook, at most 64 bytes. */
+                    display_name?: string;
+                    /** @description Free-text description, at most 500 bytes. */
+                    description?: string;
+                    /** @description Default username for posts, at most 64 characters and a valid username when not empty. */
+                    username?: string;
+                    /** @description Default profile picture URL for posts, at most 1024 bytes. */
+                    icon_url?: string;
+                    /** @description When true, payloads may only post to the default channel. */
+                    channel_locked?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The hook was created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncomingWebhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetIncomingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The incoming webhook id (26 lower-case letters and digits). It is also the secret key of the hook URL. */
+                hook_id: components["parameters"]["HookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncomingWebhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    UpdateIncomingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The incoming webhook id (26 lower-case letters and digits). It is also the secret key of the hook URL. */
+                hook_id: components["parameters"]["HookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Id of the hook; must equal hook_id in the path. */
+                    id: string;
+                    /** @description Id of the new default channel, in the hook's team. */
+                    channel_id: string;
+                    /** @description New name, at most 64 bytes. */
+                    display_name?: string;
+                    /** @description New description, at most 500 bytes. */
+                    description?: string;
+                    /** @description New default username; kept unchanged while username override is disabled. */
+                    username?: string;
+                    /** @description New default profile picture URL; kept unchanged while icon override is disabled. */
+                    icon_url?: string;
+                    /** @description Whether payloads may only post to the default channel. */
+                    channel_locked?: boolean;
+                    /** @description Sent by Client4; must be empty or the hook's current team. */
+                    team_id?: string;
+                    /** @description Sent by Client4; ignored (the owner cannot be changed here). */
+                    user_id?: string;
+                    /**
+                     * Format: int64
+                     * @description Sent by Client4; ignored.
+                     */
+                    create_at?: number;
+                    /**
+                     * Format: int64
+                     * @description Sent by Client4; ignored.
+                     */
+                    update_at?: number;
+                    /**
+                     * Format: int64
+                     * @description Sent by Client4; ignored.
+                     */
+                    delete_at?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The updated hook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncomingWebhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    DeleteIncomingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The incoming webhook id (26 lower-case letters and digits). It is also the secret key of the hook URL. */
+                hook_id: components["parameters"]["HookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hook was deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ExecuteIncomingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret key of the incoming webhook (its id). Only ASCII letters and digits match the route, as in Mattermost; a key that matches but belongs to no active hook gets 404. */
+                hook_id: components["parameters"]["HookKeyPath"];
+            };
+            cookie?: never;
+        };
+        /** @description The message, in one of three encodings. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "Build #42 passed :tada:",
+                 *       "channel": "town-square",
+                 *       "username": "ci-bot"
+                 *     }
+                 */
+                "application/json": components["schemas"]["IncomingWebhookPayload"];
+                /**
+                 * @example {
+                 *       "payload": "{\"text\":\"Build #42 passed\"}"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    /** @description The JSON text of an IncomingWebhookPayload. */
+                    payload: string;
+                };
+                "multipart/form-data": {
+                    /** @description The JSON text of an IncomingWebhookPayload. */
+                    payload?: string;
+                    /** @description Markdown text of the post. */
+                    text?: string;
+                    /** @description Username override. */
+                    username?: string;
+                    /** @description Target channel name, `#name` or `@username`. */
+                    channel?: string;
+                    /** @description Profile picture URL override. */
+                    icon_url?: string;
+                    /** @description Emoji name used as the profile picture. */
+                    icon_emoji?: string;
+                    /** @description Post type; empty or starting with `custom_`. */
+                    type?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The post (or all parts of a split post) has been stored. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Version-Id": components["headers"]["XVersionId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example ok */
+                    "text/plain": string;
+                };
+            };
+            /** @description The request cannot be used. Error ids: web.incoming_webhook.media_type.app_error (the Content-Type header cannot be parsed, or a JSON body starts with payload=); web.incoming_webhook.parse.app_error (the body or the payload field is missing or is not valid JSON, or a form-encoded body has no payload field); web.incoming_webhook.text.app_error (no text and no attachments); web.incoming_webhook.split_props_length.app_error (props too large to store); api.context.invalid_param.app_error (a field breaks a rule of IncomingWebhookPayload, such as a type not starting with custom_). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Version-Id": components["headers"]["XVersionId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppError"];
+                };
+            };
+            /** @description The hook may not post there. Error ids: web.incoming_webhook.channel_locked.app_error (the hook is locked to its channel and the payload names another one, also for @username); web.incoming_webhook.permissions.app_error (the target channel is not public and the hook's creator is not a member); web.incoming_webhook.user.app_error (the hook's creator no longer exists). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Version-Id": components["headers"]["XVersionId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppError"];
+                };
+            };
+            /** @description Nothing to post to. Error ids: web.incoming_webhook.invalid.app_error (no active hook has this key; the answer is the same for keys that never existed and for deleted hooks, and the key is never echoed); web.incoming_webhook.channel.app_error (the channel named in the payload does not exist in the hook's team); web.incoming_webhook.user.app_error (the payload's channel is @username and no such user exists). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Version-Id": components["headers"]["XVersionId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppError"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            /** @description Incoming webhooks are switched off (ServiceSettings.EnableIncomingWebhooks=false). Error id: web.incoming_webhook.disabled.app_error. */
+            501: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Version-Id": components["headers"]["XVersionId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppError"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+}

@@ -1,0 +1,62 @@
+// Who a message mentions, following Mattermost's rules for @username, @channel, @all and @here.
+
+export interface MentionKeys {
+  usernames: Set<string>;
+  channel: boolean;
+  all: boolean;
+  here: boolean;
+}
+
+// "@name" counts only at a word start, so "mail@example.com" mentions nobody. Usernames may contain ".-_",
+// which also end sentences ("thanks @alice."), so a trailing run of them is tried both kept and trimmed.
+const MENTION = /(?:^|[^a-z0-9_.\-@])@([a-z0-9][a-z0-9._\-]*)/gi;
+
+export function parseMentions(texts: string[]): MentionKeys {
+  const keys: MentionKeys = { usernames: new Set(), channel: false, all: false, here: false };
+  for (const text of texts) {
+    if (!text || !text.includes('@')) continue;
+    for (const match of text.matchAll(MENTION)) {
+      const word = match[1].toLowerCase();
+      const trimmed = word.replace(/[._\-]+$/, '');
+      for (const name of new Set([word, trimmed])) {
+        if (name === 'channel') keys.channel = true;
+        else if (name === 'all') keys.all = true;
+        else if (name === 'here') keys.here = true;
+        else if (name) keys.usernames.add(name);
+      }
+    }
+  }
+  return keys;
+}
+
+export interface ChannelAudience {
+  channelType: string;
+  members: Array<{ userId: string; username: string; lastActivityAt: number }>;
+}
+
+export interface MentionOptions {
+  posterId: string;
+  /** Webhook posts may mention (and notify) the hook's own creator; ordinary posts never mention their author. */
+  allowSelf: boolean;
+  /** @channel/@all/@here are ignored above this many members (TeamSettings.MaxNotificationsPerChannel). */
+  maxChannelWide: number;
+  now: number;
+}
+
+// @here reaches members active in the last five minutes.
+export const HERE_WINDOW_MS = 5 * 60 * 1000;
+
+/** The members a post mentions: by name, channel-wide, or (in a direct channel) always the other member. */
+export function mentionedMembers(keys: MentionKeys, audience: ChannelAudience, opts: MentionOptions): Set<string> {
+  const out = new Set<string>();
+  const eligible = (userId: string) => opts.allowSelf || userId !== opts.posterId;
+  const channelWide = audience.members.length <= opts.maxChannelWide;
+  for (const m of audience.members) {
+    if (!eligible(m.userId)) continue;
+    if (audience.channelType === 'D') out.add(m.userId);
+    else if (keys.usernames.has(m.username)) out.add(m.userId);
+    else if (channelWide && (keys.channel || keys.all)) out.add(m.userId);
+    else if (channelWide && keys.here && opts.now - m.lastActivityAt <= HERE_WINDOW_MS) out.add(m.userId);
+  }
+  return out;
+}

@@ -1,0 +1,84 @@
+// Roles and the permissions each grants: the default Mattermost scheme, reduced to the operations Parley serves.
+
+export type Permission =
+  | 'manage_system'
+  | 'create_team'
+  | 'edit_other_users'
+  | 'create_direct_channel'
+  | 'create_user_access_token'
+  | 'view_team'
+  | 'manage_team'
+  | 'add_user_to_team'
+  | 'list_team_channels'
+  | 'join_public_channels'
+  | 'read_public_channel'
+  | 'create_public_channel'
+  | 'create_private_channel'
+  | 'manage_public_channel_members'
+  | 'manage_private_channel_members'
+  | 'manage_own_incoming_webhooks'
+  | 'manage_others_incoming_webhooks'
+  | 'delete_others_posts'
+  | 'edit_others_posts'
+  | 'read_channel'
+  | 'create_post'
+  | 'edit_post'
+  | 'delete_post'
+  | 'use_channel_mentions';
+
+const TEAM_USER: Permission[] = [
+  'view_team',
+  'add_user_to_team',
+  'list_team_channels',
+  'join_public_channels',
+  'read_public_channel',
+  'create_public_channel',
+  'create_private_channel',
+];
+
+const TEAM_ADMIN: Permission[] = [
+  ...TEAM_USER,
+  'manage_team',
+  'manage_public_channel_members',
+  'manage_private_channel_members',
+  'manage_own_incoming_webhooks',
+  'manage_others_incoming_webhooks',
+  'delete_others_posts',
+  'edit_others_posts',
+];
+
+const CHANNEL_USER: Permission[] = [
+  'read_channel',
+  'create_post',
+  'edit_post',
+  'delete_post',
+  'use_channel_mentions',
+  'manage_public_channel_members',
+  'manage_private_channel_members',
+];
+
+const CHANNEL_ADMIN: Permission[] = [...CHANNEL_USER];
+
+const ROLES: Record<string, ReadonlySet<Permission>> = {
+  system_user: new Set<Permission>(['create_team', 'create_direct_channel']),
+  // Personal access tokens are an admin-granted privilege in Mattermost: this role carries it for a plain user.
+  system_user_access_token: new Set<Permission>(['create_user_access_token']),
+  team_user: new Set(TEAM_USER),
+  team_admin: new Set(TEAM_ADMIN),
+  channel_user: new Set(CHANNEL_USER),
+  channel_admin: new Set(CHANNEL_ADMIN),
+};
+
+export function rolesGrant(roles: string, permission: Permission): boolean {
+  for (const role of roles.split(' ')) {
+    if (role === 'system_admin') return true;
+    if (ROLES[role]?.has(permission)) return true;
+  }
+  return false;
+}
+
+export function isSystemAdmin(roles: string): boolean {
+  return roles.split(' ').includes('system_admin');
+}
+
+export const VALID_SYSTEM_ROLES = new Set(['system_user', 'system_admin', 'system_user_access_token']);

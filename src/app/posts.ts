@@ -1,0 +1,299 @@
+import { isValidId, newId } from '../lib/ids';
+import { codePointLength } from '../lib/text';
+import type { Stores } from '../store';
+import { Authz } from './authz';
+import { channelNotFound } from './channels';
+import type { Deps } from './deps';
+import { AppError } from './errors';
+import type { Channel, Post, PostList, PostMetadata, Session } from './model';
+import { mentionedMembers, parseMentions } from './mentions';
+import { MAX_POST_RUNES, MAX_USER_PROPS_RUNES } from './rules';
+
+/** Props only the server sets: an ordinary post cannot pose as a webhook post or override its author's name. */
+export const SERVER_PROPS = ['from_webhook', 'override_username', 'override_icon_url', 'override_icon_emoji', 'webhook_display_name'];
+
+export interface CreatePostInput {
+  channel_id: string;
+  message: string;
+  root_id?: string;
+  file_ids?: string[];
+  props?: Record<string, unknown>;
+  pending_post_id?: string;
+  metadata?: { priority?: { priority?: string; requested_ack?: boolean } };
+}
+
+export interface PostPatch {
+  message?: string;
+  is_pinned?: boolean;
+  file_ids?: string[];
+  props?: Record<string, unknown>;
+  has_reactions?: boolean;
+}
+
+const postNotFound = () => AppError.notFound('app.post.get.app_error', 'Unable to get the post.');
+
+export function checkMessageLength(message: string): void {
+  if (codePointLength(message) > MAX_POST_RUNES) {
+    throw AppError.badRequest('model.post.is_valid.message_length.app_error', `Message must be ${MAX_POST_RUNES} characters or fewer.`);
+  }
+}
+
+export function checkPropsSize(props: Record<string, unknown>): void {
+  if (codePointLength(JSON.stringify(props)) > MAX_USER_PROPS_RUNES) {
+    throw AppError.badRequest('model.post.is_valid.props.app_error', `Props must be ${MAX_USER_PROPS_RUNES} characters or fewer when serialised.`);
+  }
+}
+
+/** Texts that can mention someone: the message and, for Slack attachments, their pretext, text and field values. */
+export function mentionTexts(post: Post): string[] {
+  const texts = [post.message];
+  const attachments = post.props.attachments;
+  if (Array.isArray(attachments)) {
+    for (const a of attachments) {
+      if (!a || typeof a !== 'object') continue;
+      const att = a as Record<string, unknown>;
+      for (const key of ['pretext', 'text']) if (typeof att[key] === 'string') texts.push(att[key] as string);
+      if (Array.isArray(att.fields)) for (const f of att.fields) if (f && typeof f.value === 'string') texts.push(f.value);
+    }
+  }
+  return texts;
+}
+
+export class PostsService {
+  private readonly authz: Authz;
+
+  constructor(private readonly deps: Deps) {
+    this.authz = new Authz(deps);
+  }
+
+  /**
+   * Commits posts with everything they change (channel counters, mention counts, the poster's read state) in one
+   * transaction. `allowSelfMention` is for webhook posts, which may mention their own creator.
+   */
+  async commit(tx: Stores, channel: Channel, posts: Post[], opts: { allowSelfMention: boolean; markViewed: boolean }): Promise<void> {
+    const config = this.deps.config.get();
+    const audience = { channelType: channel.type, members: await tx.channels.audience(channel.id) };
+    const mentions = new Map<string, { all: number; root: number }>();
+    for (const post of posts) {
+      const keys = parseMentions(mentionTexts(post));
+      const mentioned = mentionedMembers(keys, audience, {
+        posterId: post.user_id,
+        allowSelf: opts.allowSelfMention,
+        maxChannelWide: config.TeamSettings.MaxNotificationsPerChannel,
+        now: this.deps.now(),
+      });
+      for (const userId of mentioned) {
+        const n = mentions.get(userId) ?? { all: 0, root: 0 };
+        n.all++;
+        if (post.root_id === '') n.root++;
+        mentions.set(userId, n);
+      }
+    }
+    await tx.posts.write({ channelId: channel.id, posts, mentions, viewedBy: opts.markViewed ? posts[0].user_id : undefined });
+  }
+
+  /** A root post given as a reply target must exist, be alive and sit in the same channel. */
+  async checkRoot(rootId: string, channelId: string): Promise<void> {
+    if (!isValidId(rootId)) throw AppError.badRequest('api.post.create_post.root_id.app_error', 'Invalid RootId parameter.');
+    const root = await this.deps.stores.posts.get(rootId);
+    if (!root || root.delete_at !== 0 || root.channel_id !== channelId || root.root_id !== '') {
+      throw AppError.badRequest('api.post.create_post.root_id.app_error', 'Invalid RootId parameter.');
+    }
+  }
+
+  newPost(fields: Pick<Post, 'user_id' | 'channel_id' | 'message'> & Partial<Post>, now: number): Post {
+    return {
+      id: newId(),
+      create_at: now,
+      update_at: now,
+      edit_at: 0,
+      delete_at: 0,
+      is_pinned: false,
+      root_id: '',
+      original_id: '',
+      type: '',
+      props: {},
+      hashtags: '',
+      file_ids: [],
+      pending_post_id: '',
+      reply_count: 0,
+      last_reply_at: 0,
+      metadata: {},
+      ...fields,
+    };
+  }
+
+  async create(input: CreatePostInput, session: Session): Promise<Post> {
+    const { stores } = this.deps;
+    if (!isValidId(input.channel_id)) throw AppError.invalidParam('channel_id');
+    const channel = await stores.channels.get(input.channel_id);
+    if (!channel) throw channelNotFound();
+    await this.authz.requireChannel(session, channel, 'create_post');
+    if (channel.delete_at !== 0) {
+      throw AppError.badRequest('api.post.create_post.can_not_post_to_deleted.error', 'Can not post to deleted channel.');
+    }
+    checkMessageLength(input.message);
+    if (input.file_ids && input.file_ids.length > 0) {
+      throw AppError.badRequest('api.post.create_post.file_ids.app_error', 'File attachments are not supported by this server.');
+    }
+    const props: Record<string, unknown> = { ...(input.props ?? {}) };
+    for (const key of SERVER_PROPS) delete props[key];
+    checkPropsSize(props);
+    const rootId = input.root_id ?? '';
+    if (rootId) await this.checkRoot(rootId, channel.id);
+    const metadata: PostMetadata = {};
+    if (input.metadata?.priority) {
+      if (rootId) throw AppError.badRequest('api.post.create_post.post_priority.reply_not_allowed', 'Post priority can only be set on root posts.');
+      metadata.priority = input.metadata.priority;
+    }
+    const post = this.newPost(
+      { user_id: session.userId, channel_id: channel.id, message: input.message, root_id: rootId, props, pending_post_id: input.pending_post_id ?? '', metadata },
+      this.deps.now(),
+    );
+    await stores.transaction((tx) => this.commit(tx, channel, [post], { allowSelfMention: false, markViewed: true }));
+    return post;
+  }
+
+  private async readable(postId: string, session: Session, includeDeleted: boolean): Promise<{ post: Post; channel: Channel }> {
+    const { stores } = this.deps;
+    const post = await stores.posts.get(postId);
+    if (!post) throw postNotFound();
+    const channel = await stores.channels.get(post.channel_id);
+    if (!channel) throw postNotFound();
+    await this.authz.requireChannel(session, channel, 'read_channel');
+    if (post.delete_at !== 0 && !(includeDeleted && this.authz.system(session, 'manage_system'))) throw postNotFound();
+    return { post, channel };
+  }
+
+  async get(postId: string, includeDeleted: boolean, session: Session): Promise<Post> {
+    const { post } = await this.readable(postId, session, includeDeleted);
+    const [withStats] = await this.withReplyStats([post]);
+    return withStats;
+  }
+
+  private async withReplyStats(posts: Post[]): Promise<Post[]> {
+    const roots = posts.filter((p) => p.root_id === '').map((p) => p.id);
+    const stats = await this.deps.stores.posts.replyStats(roots);
+    return posts.map((p) => {
+      const s = stats.get(p.root_id || p.id);
+      return s ? { ...p, reply_count: s.count, last_reply_at: s.last } : p;
+    });
+  }
+
+  /** The channel's version for ETag purposes: cheap, and it changes with every new, edited or deleted post. */
+  async channelEtag(channelId: string, session: Session, variant: string): Promise<string> {
+    const channel = await this.deps.stores.channels.get(channelId);
+    if (!channel) throw channelNotFound();
+    await this.authz.requireChannel(session, channel, 'read_channel');
+    const last = await this.deps.stores.posts.lastUpdateAt(channelId);
+    return `${channelId}.${last}.${variant}`;
+  }
+
+  async forChannel(
+    channelId: string,
+    q: { page: number; perPage: number; since?: number; before?: string; after?: string; includeDeleted: boolean; fetchThreads: boolean },
+    session: Session,
+  ): Promise<PostList> {
+    const { stores } = this.deps;
+    const channel = await stores.channels.get(channelId);
+    if (!channel) throw channelNotFound();
+    await this.authz.requireChannel(session, channel, 'read_channel');
+    const includeDeleted = q.includeDeleted && this.authz.system(session, 'manage_system');
+    const cursor = { channelId, page: q.page, perPage: q.perPage, includeDeleted };
+    let posts: Post[];
+    if (q.since !== undefined) {
+      posts = (await stores.posts.since(channelId, q.since, 1000)).reverse();
+    } else if (q.before || q.after) {
+      const anchorId = (q.before || q.after) as string;
+      const anchor = await stores.posts.get(anchorId);
+      if (!anchor || anchor.channel_id !== channelId) throw AppError.invalidParam(q.before ? 'before' : 'after');
+      posts = await stores.posts.around(cursor, anchor, q.before ? 'before' : 'after');
+      if (!q.before) posts.reverse();
+    } else {
+      posts = await stores.posts.page(cursor);
+    }
+    const list: PostList = { order: posts.map((p) => p.id), posts: {}, next_post_id: '', prev_post_id: '', has_next: false };
+    if (posts.length > 0 && q.since === undefined) {
+      const newest = posts[0];
+      const oldest = posts[posts.length - 1];
+      list.next_post_id = await stores.posts.neighbourId(channelId, newest, 'after');
+      list.prev_post_id = await stores.posts.neighbourId(channelId, oldest, 'before');
+      list.has_next = list.prev_post_id !== '';
+    }
+    // Replies in the page come with their root posts (outside `order`), so clients can render the threads.
+    let all = posts;
+    if (q.fetchThreads) {
+      const present = new Set(posts.map((p) => p.id));
+      const missingRoots = [...new Set(posts.map((p) => p.root_id).filter((id) => id && !present.has(id)))];
+      all = [...posts, ...(await stores.posts.getMany(missingRoots)).filter((p) => p.delete_at === 0 || includeDeleted)];
+    }
+    for (const p of await this.withReplyStats(all)) list.posts[p.id] = p;
+    return list;
+  }
+
+  async patch(postId: string, patch: PostPatch, session: Session): Promise<Post> {
+    const { stores } = this.deps;
+    const { post, channel } = await this.readable(postId, session, false);
+    const own = post.user_id === session.userId;
+    await this.authz.requireChannel(session, channel, own ? 'edit_post' : 'edit_others_posts');
+    const now = Math.max(this.deps.now(), post.update_at + 1);
+    const fields: Partial<Post> = { update_at: now };
+    if (patch.message !== undefined && patch.message !== post.message) {
+      checkMessageLength(patch.message);
+      fields.message = patch.message;
+      fields.edit_at = now;
+    }
+    if (patch.is_pinned !== undefined) fields.is_pinned = patch.is_pinned;
+    if (patch.props !== undefined) {
+      const props: Record<string, unknown> = { ...patch.props };
+      // Server-set props survive a patch unchanged: editing never turns a post into (or out of) a webhook post.
+      for (const key of SERVER_PROPS) {
+        delete props[key];
+        if (key in post.props) props[key] = post.props[key];
+      }
+      checkPropsSize(props);
+      fields.props = props;
+    }
+    if (patch.file_ids !== undefined && patch.file_ids.length > 0) {
+      throw AppError.badRequest('api.post.create_post.file_ids.app_error', 'File attachments are not supported by this server.');
+    }
+    await stores.posts.update(post.id, fields);
+    const [updated] = await this.withReplyStats([{ ...post, ...fields }]);
+    return updated;
+  }
+
+  async delete(postId: string, session: Session): Promise<void> {
+    const { stores } = this.deps;
+    const { post, channel } = await this.readable(postId, session, false);
+    await this.authz.requireChannel(session, channel, post.user_id === session.userId ? 'delete_post' : 'delete_others_posts');
+    await stores.posts.softDelete(post, Math.max(this.deps.now(), post.update_at + 1));
+  }
+
+  async thread(
+    postId: string,
+    q: { perPage: number; fromCreateAt: number; fromPost: string; direction: string },
+    session: Session,
+  ): Promise<PostList> {
+    const { stores } = this.deps;
+    const { post } = await this.readable(postId, session, false);
+    const rootId = post.root_id || post.id;
+    const all = await stores.posts.thread(rootId, false);
+    const root = all.find((p) => p.id === rootId);
+    let replies = all.filter((p) => p.id !== rootId);
+    let hasNext = false;
+    if (q.perPage > 0) {
+      const down = q.direction !== 'up';
+      let from = q.fromCreateAt;
+      if (q.fromPost) from = all.find((p) => p.id === q.fromPost)?.create_at ?? from;
+      if (!down) replies = replies.reverse();
+      if (from > 0) replies = replies.filter((p) => (down ? p.create_at > from : p.create_at < from));
+      hasNext = replies.length > q.perPage;
+      replies = replies.slice(0, q.perPage);
+    }
+    const posts = root ? [root, ...replies] : replies;
+    posts.sort((a, b) => b.create_at - a.create_at || (b.id < a.id ? -1 : 1));
+    const list: PostList = { order: posts.map((p) => p.id), posts: {}, next_post_id: '', prev_post_id: '', has_next: hasNext };
+    for (const p of await this.withReplyStats(posts)) list.posts[p.id] = p;
+    return list;
+  }
+}

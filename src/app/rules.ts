@@ -1,0 +1,48 @@
+// Mattermost's name and field rules, as plain functions so they can be table-tested.
+import { codePointLength } from '../lib/text';
+
+export const MAX_POST_RUNES = 16383;
+export const MAX_PROPS_RUNES = 800000;
+export const MAX_USER_PROPS_RUNES = 760000;
+
+const USERNAME = /^[a-z0-9.\-_]+$/;
+const RESERVED_USERNAMES = new Set(['all', 'channel', 'matterbot', 'system']);
+
+export function isValidUsername(username: string): boolean {
+  return username.length >= 1 && username.length <= 64 && USERNAME.test(username) && !RESERVED_USERNAMES.has(username);
+}
+
+const TEAM_NAME = /^[a-z0-9]+([a-z\-0-9]+|(__)?)[a-z0-9]+$/;
+const RESERVED_TEAM_PREFIXES = [
+  'admin', 'api', 'channel', 'claim', 'error', 'files', 'help', 'landing', 'login', 'mfa', 'oauth', 'plug',
+  'plugins', 'post', 'signup', 'boards', 'playbooks',
+];
+
+export function isValidTeamName(name: string): boolean {
+  if (name.length < 2 || name.length > 64 || !TEAM_NAME.test(name)) return false;
+  return !RESERVED_TEAM_PREFIXES.some((word) => name.startsWith(word));
+}
+
+const CHANNEL_NAME = /^[a-z0-9]+([a-z\-_0-9]+|(__)?)[a-z0-9]*$/;
+const DM_NAME = /^[a-z0-9]{26}__[a-z0-9]{26}$/;
+const GM_NAME = /^[a-f0-9]{40}$/;
+
+/** Names of public and private channels; direct/group channel name shapes are reserved for those. */
+export function isValidChannelName(name: string): boolean {
+  if (name.length < 1 || name.length > 64 || !CHANNEL_NAME.test(name)) return false;
+  return !DM_NAME.test(name) && !GM_NAME.test(name);
+}
+
+const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
+
+export function isValidEmail(email: string): boolean {
+  return email.length <= 128 && EMAIL.test(email);
+}
+
+export function withinRunes(value: string | undefined, max: number): boolean {
+  return value === undefined || codePointLength(value) <= max;
+}
+
+export function directChannelName(a: string, b: string): string {
+  return a < b ? `${a}__${b}` : `${b}__${a}`;
+}

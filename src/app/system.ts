@@ -1,0 +1,86 @@
+import type { Config } from '../config/settings';
+import { Authz } from './authz';
+import type { Deps } from './deps';
+import { AppError } from './errors';
+import type { Session } from './model';
+import { MAX_POST_RUNES } from './rules';
+
+export const MATTERMOST_COMPAT_VERSION = '10.11.0';
+export const BUILD_NUMBER = 'parley-0.1.0';
+
+export class SystemService {
+  private readonly authz: Authz;
+
+  constructor(private readonly deps: Deps) {
+    this.authz = new Authz(deps);
+  }
+
+  async ping(withStatus: boolean): Promise<Record<string, string>> {
+    const out: Record<string, string> = {
+      status: 'OK',
+      AndroidLatestVersion: '',
+      AndroidMinVersion: '',
+      IosLatestVersion: '',
+      IosMinVersion: '',
+      DesktopLatestVersion: '',
+      DesktopMinVersion: '',
+    };
+    if (withStatus) {
+      const dbOk = await this.deps.stores.ping();
+      out.database_status = dbOk ? 'OK' : 'UNHEALTHY';
+      out.filestore_status = 'OK';
+      if (!dbOk) out.status = 'UNHEALTHY';
+    }
+    return out;
+  }
+
+  /** The limited client config (a flat string map), as Mattermost serves it with `format=old`. */
+  async clientConfig(format: string | undefined): Promise<Record<string, string>> {
+    if (format === undefined || format === '') {
+      throw AppError.notImplemented('api.config.client.old_format.app_error', 'New format for the client configuration is not supported yet. Please specify format=old in the query string.');
+    }
+    if (format !== 'old') throw AppError.invalidParam('format');
+    const c = this.deps.config.get();
+    const noAccounts = (await this.deps.stores.users.countAll()) === 0;
+    return {
+      Version: MATTERMOST_COMPAT_VERSION,
+      BuildNumber: BUILD_NUMBER,
+      BuildHash: BUILD_NUMBER,
+      SiteName: 'Parley',
+      SiteURL: c.ServiceSettings.SiteURL,
+      DiagnosticsEnabled: 'false',
+      EnableSignUpWithEmail: String(c.TeamSettings.EnableUserCreation),
+      EnableUserCreation: String(c.TeamSettings.EnableUserCreation),
+      EnableOpenServer: String(c.TeamSettings.EnableOpenServer),
+      EnableIncomingWebhooks: String(c.ServiceSettings.EnableIncomingWebhooks),
+      EnablePostUsernameOverride: String(c.ServiceSettings.EnablePostUsernameOverride),
+      EnablePostIconOverride: String(c.ServiceSettings.EnablePostIconOverride),
+      EnableUserAccessTokens: String(c.ServiceSettings.EnableUserAccessTokens),
+      ShowEmailAddress: String(c.PrivacySettings.ShowEmailAddress),
+      ShowFullName: String(c.PrivacySettings.ShowFullName),
+      MaxPostSize: String(MAX_POST_RUNES),
+      NoAccounts: String(noAccounts),
+    };
+  }
+
+  getConfig(session: Session): Config {
+    this.authz.requireSystem(session, 'manage_system');
+    return this.deps.config.forDisplay();
+  }
+
+  async patchConfig(patch: unknown, session: Session): Promise<Config> {
+    this.authz.requireSystem(session, 'manage_system');
+    const current = this.deps.config.get();
+    const proposed = patch as Partial<Config> | null;
+    const siteUrl = proposed?.ServiceSettings?.SiteURL;
+    if (siteUrl === '' && current.ServiceSettings.SiteURL !== '') {
+      throw AppError.badRequest('api.config.update_config.clear_siteurl.app_error', 'Site URL cannot be cleared.');
+    }
+    const size = proposed?.ServiceSettings?.MaximumPayloadSizeBytes;
+    if (size !== undefined && (!Number.isInteger(size) || size < 1024)) {
+      throw AppError.badRequest('model.config.is_valid.max_payload_size.app_error', 'Invalid max payload size for service settings. Must be a whole number of at least 1024.');
+    }
+    await this.deps.config.patch(patch);
+    return this.deps.config.forDisplay();
+  }
+}

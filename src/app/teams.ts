@@ -1,0 +1,148 @@
+import { newId } from '../lib/ids';
+import { Authz } from './authz';
+import type { ChannelsService } from './channels';
+import type { Deps } from './deps';
+import { AppError } from './errors';
+import type { Session, Team, TeamMember } from './model';
+import { isValidTeamName, withinRunes } from './rules';
+import { sanitizeTeam } from './sanitize';
+
+export interface CreateTeamInput {
+  name: string;
+  display_name: string;
+  type: 'O' | 'I';
+  description?: string;
+  email?: string;
+  company_name?: string;
+  allowed_domains?: string;
+  allow_open_invite?: boolean;
+}
+
+const invalid = (field: string, message: string) => AppError.badRequest(`model.team.is_valid.${field}.app_error`, message);
+
+const teamNotFound = () => AppError.notFound('app.team.get.find.app_error', 'Unable to find the existing team.');
+
+export class TeamsService {
+  private readonly authz: Authz;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly channels: ChannelsService,
+  ) {
+    this.authz = new Authz(deps);
+  }
+
+  private async show(team: Team, session: Session): Promise<Team> {
+    return sanitizeTeam(team, await this.authz.team(session, team.id, 'manage_team'));
+  }
+
+  /** Creates the team, makes the creator its admin and creates town-square and off-topic, as Mattermost does. */
+  async create(input: CreateTeamInput, session: Session): Promise<Team> {
+    const { stores } = this.deps;
+    this.authz.requireSystem(session, 'create_team');
+    if (!isValidTeamName(input.name)) {
+      throw invalid('url', 'Name must be 2 or more lowercase alphanumeric characters, must not start with a reserved word, and may contain dashes.');
+    }
+    if (!input.display_name || !withinRunes(input.display_name, 64)) throw invalid('name', 'Invalid display name: it must be 1 to 64 characters.');
+    if (!withinRunes(input.description, 255)) throw invalid('description', 'Invalid description.');
+    if (!withinRunes(input.company_name, 64)) throw invalid('companyname', 'Invalid company name.');
+    if ((input.email ?? '').length > 128) throw invalid('email', 'Invalid email.');
+    if ((input.allowed_domains ?? '').length > 500) throw invalid('domains', 'Invalid allowed domains.');
+    if (await stores.teams.getByName(input.name)) {
+      throw AppError.badRequest('app.team.save.existing.app_error', 'A team with that name already exists.');
+    }
+    const now = this.deps.now();
+    const team: Team = {
+      id: newId(),
+      create_at: now,
+      update_at: now,
+      delete_at: 0,
+      display_name: input.display_name,
+      name: input.name,
+      description: input.description ?? '',
+      email: input.email ?? '',
+      type: input.type,
+      company_name: input.company_name ?? '',
+      allowed_domains: input.allowed_domains ?? '',
+      invite_id: newId(),
+      // Open teams are joinable by anyone; Mattermost keeps the two fields in step.
+      allow_open_invite: input.type === 'O',
+      scheme_id: null,
+      group_constrained: null,
+      policy_id: null,
+    };
+    await stores.transaction(async (tx) => {
+      try {
+        await tx.teams.insert(team);
+      } catch (err) {
+        if (await stores.teams.getByName(input.name)) throw AppError.badRequest('app.team.save.existing.app_error', 'A team with that name already exists.');
+        throw err;
+      }
+      await tx.teams.insertMember({ team_id: team.id, user_id: session.userId, scheme_admin: true, create_at: now });
+      await this.channels.createDefaultChannels(tx, team, session.userId, now);
+    });
+    return team;
+  }
+
+  async get(teamId: string, session: Session): Promise<Team> {
+    const team = await this.deps.stores.teams.get(teamId);
+    if (!team || (team.delete_at !== 0 && !this.authz.system(session, 'manage_system'))) throw teamNotFound();
+    // Open teams can be looked at by anyone who might join them.
+    if (!team.allow_open_invite) await this.authz.requireTeam(session, team.id, 'view_team');
+    return this.show(team, session);
+  }
+
+  async getByName(name: string, session: Session): Promise<Team> {
+    const team = await this.deps.stores.teams.getByName(name);
+    if (!team || team.delete_at !== 0) throw teamNotFound();
+    if (!team.allow_open_invite) await this.authz.requireTeam(session, team.id, 'view_team');
+    return this.show(team, session);
+  }
+
+  async list(opts: { page: number; perPage: number; includeTotal: boolean }, session: Session): Promise<Team[] | { teams: Team[]; total_count: number }> {
+    const openOnly = !this.authz.system(session, 'manage_system');
+    const teams = await this.deps.stores.teams.list({ openOnly, page: opts.page, perPage: opts.perPage });
+    const shown = await Promise.all(teams.map((t) => this.show(t, session)));
+    if (!opts.includeTotal) return shown;
+    return { teams: shown, total_count: await this.deps.stores.teams.count({ openOnly }) };
+  }
+
+  async listForUser(userId: string, session: Session): Promise<Team[]> {
+    const id = userId === 'me' ? session.userId : userId;
+    if (id !== session.userId) this.authz.requireSystem(session, 'manage_system');
+    const teams = await this.deps.stores.teams.listForUser(id);
+    return Promise.all(teams.map((t) => this.show(t, session)));
+  }
+
+  /** Joins a user to a team (and its town-square and off-topic): self-join for open teams, else add_user_to_team. */
+  async addMember(teamId: string, userId: string, session: Session): Promise<TeamMember> {
+    const { stores } = this.deps;
+    const team = await stores.teams.get(teamId);
+    if (!team || team.delete_at !== 0) throw teamNotFound();
+    const selfJoinOpen = userId === session.userId && team.allow_open_invite;
+    if (!selfJoinOpen) await this.authz.requireTeam(session, teamId, 'add_user_to_team');
+    const user = await stores.users.get(userId);
+    if (!user || user.delete_at !== 0) throw AppError.notFound('app.user.missing_account.const', 'Unable to find the user.');
+    const existing = await stores.teams.getMember(teamId, userId);
+    if (existing && existing.delete_at === 0) return existing;
+    const now = this.deps.now();
+    await stores.transaction(async (tx) => {
+      if (existing) await tx.teams.reactivateMember(teamId, userId);
+      else await tx.teams.insertMember({ team_id: teamId, user_id: userId, scheme_admin: false, create_at: now });
+      await this.channels.joinDefaultChannels(tx, team, userId, now);
+    });
+    return (await stores.teams.getMember(teamId, userId)) as TeamMember;
+  }
+
+  async members(teamId: string, opts: { page: number; perPage: number; sort: string; excludeDeletedUsers: boolean }, session: Session): Promise<TeamMember[]> {
+    const team = await this.deps.stores.teams.get(teamId);
+    if (!team) throw teamNotFound();
+    await this.authz.requireTeam(session, teamId, 'view_team');
+    return this.deps.stores.teams.listMembers(teamId, {
+      page: opts.page,
+      perPage: opts.perPage,
+      byUsername: opts.sort.toLowerCase() === 'username',
+      excludeDeletedUsers: opts.excludeDeletedUsers,
+    });
+  }
+}

@@ -1,0 +1,91 @@
+import type { Stores } from '../store';
+import type { Channel, IncomingWebhook, UserRecord } from './model';
+
+const MAX_ENTRIES = 10000;
+
+/** A size-bounded map that forgets its oldest entries first. */
+class BoundedMap<V> {
+  private readonly map = new Map<string, V>();
+
+  get(key: string): V | undefined {
+    return this.map.get(key);
+  }
+
+  set(key: string, value: V): void {
+    if (this.map.size >= MAX_ENTRIES) this.map.delete(this.map.keys().next().value as string);
+    this.map.set(key, value);
+  }
+
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
+}
+
+/**
+ * The webhook hot path's cache of hooks, their creators and target channels. Entries are never trusted blindly:
+ * the post's write transaction compares their versions with the database (WebhooksStore.probe) and the caller
+ * retries uncached on any difference, so changes made by any process take effect on the very next request.
+ */
+export class WebhookCache {
+  private readonly hooks = new BoundedMap<IncomingWebhook>();
+  private readonly channels = new BoundedMap<Channel>();
+  private readonly channelIds = new BoundedMap<string>();
+  private readonly users = new BoundedMap<UserRecord>();
+
+  constructor(private readonly stores: Stores) {}
+
+  async hook(id: string, fresh: boolean): Promise<IncomingWebhook | undefined> {
+    const cached = fresh ? undefined : this.hooks.get(id);
+    if (cached) return cached;
+    const hook = await this.stores.webhooks.get(id);
+    if (hook) this.hooks.set(id, hook);
+    else this.hooks.delete(id);
+    return hook;
+  }
+
+  async channel(id: string, fresh: boolean): Promise<Channel | undefined> {
+    const cached = fresh ? undefined : this.channels.get(id);
+    if (cached) return cached;
+    const channel = await this.stores.channels.get(id);
+    if (channel) this.channels.set(id, channel);
+    return channel;
+  }
+
+  async channelByName(teamId: string, name: string, fresh: boolean): Promise<Channel | undefined> {
+    const key = `${teamId}/${name}`;
+    const id = fresh ? undefined : this.channelIds.get(key);
+    if (id) {
+      const cached = this.channels.get(id);
+      if (cached) return cached;
+    }
+    const channel = await this.stores.channels.getByName(teamId, name, false);
+    if (channel) {
+      this.channelIds.set(key, channel.id);
+      this.channels.set(channel.id, channel);
+    }
+    return channel;
+  }
+
+  async user(id: string, fresh: boolean): Promise<UserRecord | undefined> {
+    const cached = fresh ? undefined : this.users.get(id);
+    if (cached) return cached;
+    const user = await this.stores.users.get(id);
+    if (user) this.users.set(id, user);
+    return user;
+  }
+
+  /** Drops what a failed freshness check may have found stale; the next lookups read the database. */
+  forgetHook(id: string): void {
+    const hook = this.hooks.get(id);
+    this.hooks.delete(id);
+    if (hook) {
+      this.channels.delete(hook.channel_id);
+      this.users.delete(hook.user_id);
+    }
+    this.channelIds.clear();
+  }
+}

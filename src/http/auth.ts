@@ -1,0 +1,24 @@
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * Finds the session token as Mattermost does: the MMAUTHTOKEN cookie first, then `Authorization: Bearer <t>` or
+ * `Token <t>` with the scheme in any case (Client4 sends "BEARER").
+ */
+export function tokenFromRequest(req: IncomingMessage): string | null {
+  const cookie = req.headers.cookie;
+  if (cookie) {
+    for (const part of cookie.split(';')) {
+      const eq = part.indexOf('=');
+      if (eq > 0 && part.slice(0, eq).trim() === 'MMAUTHTOKEN') {
+        const value = decodeURIComponent(part.slice(eq + 1).trim());
+        if (value) return value;
+      }
+    }
+  }
+  const header = req.headers.authorization;
+  if (header) {
+    const match = /^(bearer|token)\s+(\S+)\s*$/i.exec(header);
+    if (match) return match[2];
+  }
+  return null;
+}

@@ -1,0 +1,51 @@
+import { AppError } from '../../app/errors';
+import { authed, created, ok, paging, statusOk, type Handler } from '../operation';
+
+export const CreateUser: Handler<'CreateUser'> = async ({ body, session, app }) => created(await app.users.create(body, session));
+
+export const Login: Handler<'Login'> = async ({ body, app }) => {
+  const { user, token } = await app.users.login(body);
+  return ok(user, { headers: { Token: token } });
+};
+
+export const Logout: Handler<'Logout'> = async ({ token, app }) => {
+  await app.users.logout(token);
+  return statusOk();
+};
+
+export const GetUser = authed<'GetUser'>(async ({ path, session, app }) => {
+  const { user, etag } = await app.users.get(path.user_id, session);
+  return ok(user, { etag });
+});
+
+export const GetUserByUsername = authed<'GetUserByUsername'>(async ({ path, session, app }) => {
+  const { user, etag } = await app.users.getByUsername(path.username, session);
+  return ok(user, { etag });
+});
+
+export const GetUsers = authed<'GetUsers'>(async ({ query, session, app }) =>
+  ok(
+    await app.users.list(
+      {
+        inTeam: query.in_team,
+        notInTeam: query.not_in_team,
+        inChannel: query.in_channel,
+        notInChannel: query.not_in_channel,
+        active: query.active,
+        ...paging(query),
+      },
+      session,
+    ),
+  ),
+);
+
+export const GetUsersByIds = authed<'GetUsersByIds'>(async ({ body, query, session, app }) => {
+  if (!Array.isArray(body) || body.length === 0) throw AppError.invalidParam('user_ids');
+  return ok(await app.users.getByIds(body, query.since, session));
+});
+
+export const PatchUser = authed<'PatchUser'>(async ({ path, body, session, app }) => ok(await app.users.patch(path.user_id, body, session)));
+
+export const CreateUserAccessToken = authed<'CreateUserAccessToken'>(async ({ path, body, session, app }) =>
+  ok(await app.users.createAccessToken(path.user_id, body, session)),
+);

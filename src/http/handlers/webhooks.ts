@@ -1,0 +1,30 @@
+import { AppError } from '../../app/errors';
+import { authed, created, ok, paging, statusOk, type Handler } from '../operation';
+
+export const CreateIncomingWebhook = authed<'CreateIncomingWebhook'>(async ({ body, session, app }) =>
+  created(await app.webhooks.create(body, session)),
+);
+
+export const GetIncomingWebhooks = authed<'GetIncomingWebhooks'>(async ({ query, session, app }) =>
+  ok(await app.webhooks.list({ teamId: query.team_id || undefined, ...paging(query), includeTotal: query.include_total_count === true }, session)),
+);
+
+export const GetIncomingWebhook = authed<'GetIncomingWebhook'>(async ({ path, session, app }) => ok(await app.webhooks.get(path.hook_id, session)));
+
+export const UpdateIncomingWebhook = authed<'UpdateIncomingWebhook'>(async ({ path, body, session, app }) =>
+  ok(await app.webhooks.update(path.hook_id, body, session)),
+);
+
+export const DeleteIncomingWebhook = authed<'DeleteIncomingWebhook'>(async ({ path, session, app }) => {
+  await app.webhooks.delete(path.hook_id, session);
+  return statusOk();
+});
+
+/**
+ * POST /hooks/{hook_id} is served by the dedicated endpoint in ../webhook-endpoint.ts (it decodes three body
+ * encodings before validating, and is the hot path). The router never reaches this entry; it exists so the
+ * operation map stays complete.
+ */
+export const ExecuteIncomingWebhook: Handler<'ExecuteIncomingWebhook'> = async () => {
+  throw new AppError('api.context.internal.app_error', 'Webhook requests are served by the webhook endpoint.', 500);
+};

@@ -1,0 +1,71 @@
+import type { ServerResponse } from 'node:http';
+import { AppError } from '../app/errors';
+
+/**
+ * Writes JSON with `Content-Type: application/json` exactly: Client4 parses bodies only on that exact value, and
+ * Express would append "; charset=utf-8". A Buffer body keeps every layer from touching the header.
+ */
+export function writeJson(res: ServerResponse, status: number, body: unknown): void {
+  const payload = Buffer.from(JSON.stringify(body));
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Length', payload.length);
+  res.end(payload);
+}
+
+export interface ErrorBody {
+  id: string;
+  message: string;
+  detailed_error: string;
+  request_id: string;
+  status_code: number;
+}
+
+/** Maps anything thrown to the AppError body; internal errors become a 500 that says nothing about internals. */
+export function errorBody(err: unknown, requestId: string, developer: boolean): ErrorBody {
+  if (err instanceof AppError) {
+    return {
+      id: err.id,
+      message: err.message,
+      detailed_error: developer || err.statusCode < 500 ? err.detailedError : '',
+      request_id: requestId,
+      status_code: err.statusCode,
+    };
+  }
+  const unavailable = isDatabaseUnavailable(err);
+  return {
+    id: unavailable ? 'api.context.database_unavailable.app_error' : 'api.context.internal.app_error',
+    message: unavailable ? 'The database is unavailable. Please try again shortly.' : 'An internal error occurred.',
+    detailed_error: developer && err instanceof Error ? err.message : '',
+    request_id: requestId,
+    status_code: unavailable ? 503 : 500,
+  };
+}
+
+/** The one place error responses are written. */
+export function writeError(res: ServerResponse, err: unknown, requestId: string, developer = false): ErrorBody {
+  const body = errorBody(err, requestId, developer);
+  if (!res.headersSent) writeJson(res, body.status_code, body);
+  else res.destroy();
+  return body;
+}
+
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'PROTOCOL_CONNECTION_LOST',
+  'ER_CON_COUNT_ERROR',
+  'SQLITE_BUSY',
+  'SQLITE_CANTOPEN',
+  'SQLITE_IOERR',
+  'SQLITE_FULL',
+]);
+
+/** Connection-level failures (database down, pool exhausted) are 503: the request may be retried. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { code?: string; name?: string; fatal?: boolean };
+  return (e.code !== undefined && UNAVAILABLE_CODES.has(e.code)) || e.name === 'KnexTimeoutError' || e.fatal === true;
+}

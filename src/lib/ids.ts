@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+
+// Mattermost's id alphabet: base32 without look-alike characters, so ids survive being read aloud or typed.
+const ALPHABET = 'ybndrfg8ejkmcpqxot1uwisza345h769';
+
+/** A 26-character id from 128 random bits, in Mattermost's format (model.NewId). Also used for secrets. */
+export function newId(): string {
+  const bytes = randomBytes(16);
+  let out = '';
+  let buffer = 0;
+  let bits = 0;
+  for (const byte of bytes) {
+    buffer = (buffer << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += ALPHABET[(buffer >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += ALPHABET[(buffer << (5 - bits)) & 31];
+  return out;
+}
+
+const ID_PATTERN = /^[a-z0-9]{26}$/;
+
+export function isValidId(value: unknown): value is string {
+  return typeof value === 'string' && ID_PATTERN.test(value);
+}

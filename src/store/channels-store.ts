@@ -1,0 +1,176 @@
+import type { Channel, ChannelMember } from '../app/model';
+import { Executor, Row, bool, json, num, paged, str } from './rows';
+
+function mapChannel(r: Row): Channel {
+  return {
+    id: str(r.id),
+    create_at: num(r.create_at),
+    update_at: num(r.update_at),
+    delete_at: num(r.delete_at),
+    team_id: str(r.team_id),
+    type: str(r.type) as Channel['type'],
+    display_name: str(r.display_name),
+    name: str(r.name),
+    header: str(r.header),
+    purpose: str(r.purpose),
+    last_post_at: num(r.last_post_at),
+    last_root_post_at: num(r.last_root_post_at),
+    total_msg_count: num(r.total_msg_count),
+    total_msg_count_root: num(r.total_msg_count_root),
+    extra_update_at: 0,
+    creator_id: str(r.creator_id),
+    scheme_id: null,
+    props: null,
+    group_constrained: null,
+    shared: null,
+    policy_id: null,
+  };
+}
+
+export const DEFAULT_CHANNEL_NOTIFY_PROPS = {
+  desktop: 'default',
+  push: 'default',
+  email: 'default',
+  mark_unread: 'all',
+  ignore_channel_mentions: 'default',
+  channel_auto_follow_threads: 'off',
+};
+
+function mapMember(r: Row): ChannelMember {
+  const schemeUser = bool(r.scheme_user);
+  const schemeAdmin = bool(r.scheme_admin);
+  const explicit = str(r.roles);
+  return {
+    channel_id: str(r.channel_id),
+    user_id: str(r.user_id),
+    roles: [explicit, schemeUser ? 'channel_user' : '', schemeAdmin ? 'channel_admin' : ''].filter(Boolean).join(' '),
+    last_viewed_at: num(r.last_viewed_at),
+    msg_count: num(r.msg_count),
+    mention_count: num(r.mention_count),
+    mention_count_root: num(r.mention_count_root),
+    urgent_mention_count: 0,
+    msg_count_root: num(r.msg_count_root),
+    notify_props: json(r.notify_props, { ...DEFAULT_CHANNEL_NOTIFY_PROPS }),
+    last_update_at: num(r.last_update_at),
+    scheme_guest: false,
+    scheme_user: schemeUser,
+    scheme_admin: schemeAdmin,
+    explicit_roles: explicit,
+  };
+}
+
+export class ChannelsStore {
+  constructor(private readonly db: Executor) {}
+
+  with(trx: Executor): ChannelsStore {
+    return new ChannelsStore(trx);
+  }
+
+  async insert(c: Channel): Promise<void> {
+    await this.db('channels').insert({
+      id: c.id,
+      create_at: c.create_at,
+      update_at: c.update_at,
+      delete_at: c.delete_at,
+      team_id: c.team_id,
+      type: c.type,
+      display_name: c.display_name,
+      name: c.name,
+      header: c.header,
+      purpose: c.purpose,
+      creator_id: c.creator_id,
+    });
+  }
+
+  async get(id: string): Promise<Channel | undefined> {
+    const r = await this.db('channels').where({ id }).first();
+    return r ? mapChannel(r) : undefined;
+  }
+
+  async getByName(teamId: string, name: string, includeDeleted: boolean): Promise<Channel | undefined> {
+    const q = this.db('channels').where({ team_id: teamId, name });
+    if (!includeDeleted) q.where('delete_at', 0);
+    const r = await q.first();
+    return r ? mapChannel(r) : undefined;
+  }
+
+  async listPublic(teamId: string, page: number, perPage: number): Promise<Channel[]> {
+    const q = this.db('channels').where({ team_id: teamId, type: 'O', delete_at: 0 }).orderBy('display_name').orderBy('id');
+    return (await paged(q, page, perPage)).map(mapChannel);
+  }
+
+  /** The user's channels in a team, including direct and group channels (team-less), as Mattermost lists them. */
+  async listForUser(teamId: string, userId: string, includeDeleted: boolean, lastDeleteAt: number): Promise<Channel[]> {
+    const q = this.db('channels as c')
+      .join('channel_members as m', 'm.channel_id', 'c.id')
+      .where('m.user_id', userId)
+      .where((w) => w.where('c.team_id', teamId).orWhere('c.team_id', ''))
+      .select('c.*')
+      .orderBy('c.display_name');
+    if (!includeDeleted) q.where('c.delete_at', 0);
+    else if (lastDeleteAt > 0) q.where((w) => w.where('c.delete_at', 0).orWhere('c.delete_at', '>=', lastDeleteAt));
+    return (await q).map(mapChannel);
+  }
+
+  async insertMember(m: { channel_id: string; user_id: string; scheme_admin: boolean; now: number; msg_count: number; msg_count_root: number }): Promise<void> {
+    await this.db('channel_members').insert({
+      channel_id: m.channel_id,
+      user_id: m.user_id,
+      roles: '',
+      scheme_user: true,
+      scheme_admin: m.scheme_admin,
+      last_viewed_at: 0,
+      msg_count: m.msg_count,
+      msg_count_root: m.msg_count_root,
+      mention_count: 0,
+      mention_count_root: 0,
+      notify_props: JSON.stringify(DEFAULT_CHANNEL_NOTIFY_PROPS),
+      last_update_at: m.now,
+    });
+  }
+
+  async getMember(channelId: string, userId: string): Promise<ChannelMember | undefined> {
+    const r = await this.db('channel_members').where({ channel_id: channelId, user_id: userId }).first();
+    return r ? mapMember(r) : undefined;
+  }
+
+  async listMembers(channelId: string, page: number, perPage: number): Promise<ChannelMember[]> {
+    const q = this.db('channel_members').where({ channel_id: channelId }).orderBy('user_id');
+    return (await paged(q, page, perPage)).map(mapMember);
+  }
+
+  async memberUserIds(channelId: string): Promise<string[]> {
+    const rows = await this.db('channel_members').where({ channel_id: channelId }).select('user_id');
+    return rows.map((r: Row) => str(r.user_id));
+  }
+
+  /** Members with the fields mention resolution needs, in one join. */
+  async audience(channelId: string): Promise<Array<{ userId: string; username: string; lastActivityAt: number }>> {
+    const rows = await this.db('channel_members as m')
+      .join('users as u', 'u.id', 'm.user_id')
+      .where('m.channel_id', channelId)
+      .where('u.delete_at', 0)
+      .select({ userId: 'u.id', username: 'u.username', lastActivityAt: 'u.last_activity_at' });
+    return rows.map((r: Row) => ({ userId: str(r.userId), username: str(r.username), lastActivityAt: num(r.lastActivityAt) }));
+  }
+
+  async removeMember(channelId: string, userId: string): Promise<number> {
+    return this.db('channel_members').where({ channel_id: channelId, user_id: userId }).delete();
+  }
+
+  /** Marks the channels as read for the user: unread counts drop to zero, msg_count catches up with the channel. */
+  async view(channelIds: string[], userId: string, now: number): Promise<void> {
+    if (channelIds.length === 0) return;
+    await this.db('channel_members')
+      .where('user_id', userId)
+      .whereIn('channel_id', channelIds)
+      .update({
+        last_viewed_at: now,
+        last_update_at: now,
+        mention_count: 0,
+        mention_count_root: 0,
+        msg_count: this.db.raw('(SELECT total_msg_count FROM channels WHERE channels.id = channel_members.channel_id)'),
+        msg_count_root: this.db.raw('(SELECT total_msg_count_root FROM channels WHERE channels.id = channel_members.channel_id)'),
+      });
+  }
+}

@@ -1,0 +1,34 @@
+import { Executor, Row, num, str } from './rows';
+
+const ACTIVE = 'active';
+
+/** The shared, runtime-patched configuration: one row, with a version every process can poll cheaply. */
+export class ConfigStore {
+  constructor(private readonly db: Executor) {}
+
+  async load(): Promise<{ value: string; version: number } | undefined> {
+    const r: Row | undefined = await this.db('configurations').where({ id: ACTIVE }).first();
+    return r ? { value: str(r.value), version: num(r.create_at) } : undefined;
+  }
+
+  async version(): Promise<number> {
+    const r: Row | undefined = await this.db('configurations').where({ id: ACTIVE }).select('create_at').first();
+    return r ? num(r.create_at) : 0;
+  }
+
+  /** Inserts the first config; loses quietly to another process that seeded it first. */
+  async seed(value: string, version: number): Promise<void> {
+    const existing = await this.db('configurations').where({ id: ACTIVE }).first();
+    if (!existing) {
+      try {
+        await this.db('configurations').insert({ id: ACTIVE, value, create_at: version });
+      } catch {
+        // A concurrent start seeded it: theirs stands.
+      }
+    }
+  }
+
+  async save(value: string, version: number): Promise<void> {
+    await this.db('configurations').where({ id: ACTIVE }).update({ value, create_at: version });
+  }
+}

@@ -1,0 +1,81 @@
+import knexFactory, { Knex } from 'knex';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { migrationConfig } from './migrations';
+
+export type Dialect = 'sqlite' | 'mysql';
+
+export interface Database {
+  knex: Knex;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  driverName: Dialect;
+  dataSource: string;
+  /** Upper bound of pooled MySQL connections. */
+  maxConnections?: number;
+}
+
+function mysqlConnection(dataSource: string): Knex.MySql2ConnectionConfig {
+  let url: URL;
+  try {
+    url = new URL(dataSource);
+  } catch {
+    throw new Error('SqlSettings.DataSource must look like mysql://user:pass@host:port/database');
+  }
+  if (url.protocol !== 'mysql:') throw new Error('SqlSettings.DataSource must use the mysql:// scheme');
+  return {
+    host: url.hostname || '127.0.0.1',
+    port: url.port ? Number(url.port) : 3306,
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    database: decodeURIComponent(url.pathname.replace(/^\//, '')),
+    charset: 'utf8mb4_unicode_ci',
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    timezone: 'Z',
+  };
+}
+
+export function openDatabase(options: DatabaseOptions): Database {
+  let knex: Knex;
+  if (options.driverName === 'mysql') {
+    knex = knexFactory({
+      client: 'mysql2',
+      connection: mysqlConnection(options.dataSource),
+      pool: { min: 0, max: options.maxConnections ?? 10 },
+    });
+  } else {
+    const filename = options.dataSource.replace(/^sqlite:(\/\/)?/, '');
+    if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
+    knex = knexFactory({
+      client: 'better-sqlite3',
+      connection: { filename },
+      useNullAsDefault: true,
+      // One connection: better-sqlite3 is synchronous, and a single writer avoids SQLITE_BUSY between our own queries.
+      pool: {
+        min: 1,
+        max: 1,
+        afterCreate: (conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) => {
+          conn.pragma('journal_mode = WAL');
+          // FULL: a commit is on disk before we answer, so an acknowledged post survives power loss, not only a crash.
+          conn.pragma('synchronous = FULL');
+          conn.pragma('busy_timeout = 5000');
+          conn.pragma('foreign_keys = ON');
+          done(null, conn);
+        },
+      },
+    });
+  }
+  return { knex, dialect: options.driverName, close: () => knex.destroy() };
+}
+
+export async function migrate(db: Database): Promise<void> {
+  await db.knex.migrate.latest(migrationConfig);
+}
+
+export async function rollbackAll(db: Database): Promise<void> {
+  await db.knex.migrate.rollback(migrationConfig, true);
+}

@@ -1,0 +1,18 @@
+import type { Knex } from 'knex';
+import * as initial from './001-initial';
+
+interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+// Migrations live in code (not files found at run time) so the same list runs from ts-jest, tsc output and tools.
+const MIGRATIONS: Array<[string, Migration]> = [['001-initial', initial]];
+
+export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
+  getMigrations: async () => MIGRATIONS,
+  getMigrationName: ([name]) => name,
+  getMigration: async ([, migration]) => migration,
+};
+
+export const migrationConfig: Knex.MigratorConfig = { migrationSource, tableName: 'parley_migrations' };

@@ -1,0 +1,106 @@
+import type { Team, TeamMember } from '../app/model';
+import { Executor, Row, bool, num, paged, str } from './rows';
+
+function mapTeam(r: Row): Team {
+  return {
+    id: str(r.id),
+    create_at: num(r.create_at),
+    update_at: num(r.update_at),
+    delete_at: num(r.delete_at),
+    display_name: str(r.display_name),
+    name: str(r.name),
+    description: str(r.description),
+    email: str(r.email),
+    type: str(r.type) as Team['type'],
+    company_name: str(r.company_name),
+    allowed_domains: str(r.allowed_domains),
+    invite_id: str(r.invite_id),
+    allow_open_invite: bool(r.allow_open_invite),
+    scheme_id: null,
+    group_constrained: null,
+    policy_id: null,
+  };
+}
+
+export function mapTeamMember(r: Row): TeamMember {
+  const schemeUser = bool(r.scheme_user);
+  const schemeAdmin = bool(r.scheme_admin);
+  const explicit = str(r.roles);
+  const roles = [explicit, schemeUser ? 'team_user' : '', schemeAdmin ? 'team_admin' : ''].filter(Boolean).join(' ');
+  return {
+    team_id: str(r.team_id),
+    user_id: str(r.user_id),
+    roles,
+    delete_at: num(r.delete_at),
+    scheme_guest: false,
+    scheme_user: schemeUser,
+    scheme_admin: schemeAdmin,
+    explicit_roles: explicit,
+  };
+}
+
+export class TeamsStore {
+  constructor(private readonly db: Executor) {}
+
+  with(trx: Executor): TeamsStore {
+    return new TeamsStore(trx);
+  }
+
+  async insert(team: Team): Promise<void> {
+    const { scheme_id: _s, group_constrained: _g, policy_id: _p, ...row } = team;
+    await this.db('teams').insert(row);
+  }
+
+  async get(id: string): Promise<Team | undefined> {
+    const r = await this.db('teams').where({ id }).first();
+    return r ? mapTeam(r) : undefined;
+  }
+
+  async getByName(name: string): Promise<Team | undefined> {
+    const r = await this.db('teams').where({ name }).first();
+    return r ? mapTeam(r) : undefined;
+  }
+
+  async list(opts: { openOnly: boolean; page: number; perPage: number }): Promise<Team[]> {
+    const q = this.db('teams').where('delete_at', 0).orderBy('display_name').orderBy('id');
+    if (opts.openOnly) q.where('allow_open_invite', true);
+    return (await paged(q, opts.page, opts.perPage)).map(mapTeam);
+  }
+
+  async count(opts: { openOnly: boolean }): Promise<number> {
+    const q = this.db('teams').where('delete_at', 0);
+    if (opts.openOnly) q.where('allow_open_invite', true);
+    const r = await q.count<{ n: number }[]>({ n: '*' }).first();
+    return num(r?.n);
+  }
+
+  async listForUser(userId: string): Promise<Team[]> {
+    const rows = await this.db('teams as t')
+      .join('team_members as m', 'm.team_id', 't.id')
+      .where({ 'm.user_id': userId, 'm.delete_at': 0, 't.delete_at': 0 })
+      .select('t.*')
+      .orderBy('t.display_name');
+    return rows.map(mapTeam);
+  }
+
+  async insertMember(m: { team_id: string; user_id: string; scheme_admin: boolean; create_at: number }): Promise<void> {
+    await this.db('team_members').insert({ ...m, scheme_user: true, roles: '', delete_at: 0 });
+  }
+
+  async reactivateMember(teamId: string, userId: string): Promise<void> {
+    await this.db('team_members').where({ team_id: teamId, user_id: userId }).update({ delete_at: 0 });
+  }
+
+  async getMember(teamId: string, userId: string): Promise<TeamMember | undefined> {
+    const r = await this.db('team_members').where({ team_id: teamId, user_id: userId }).first();
+    return r ? mapTeamMember(r) : undefined;
+  }
+
+  async listMembers(teamId: string, opts: { page: number; perPage: number; byUsername: boolean; excludeDeletedUsers: boolean }): Promise<TeamMember[]> {
+    const q = this.db('team_members as m').where({ 'm.team_id': teamId, 'm.delete_at': 0 }).select('m.*');
+    if (opts.byUsername || opts.excludeDeletedUsers) q.join('users as u', 'u.id', 'm.user_id');
+    if (opts.excludeDeletedUsers) q.where('u.delete_at', 0);
+    q.orderBy(opts.byUsername ? 'u.username' : 'm.user_id');
+    return (await paged(q, opts.page, opts.perPage)).map(mapTeamMember);
+  }
+}

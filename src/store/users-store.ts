@@ -1,0 +1,144 @@
+import type { Knex } from 'knex';
+import type { User, UserRecord } from '../app/model';
+import { Executor, Row, bool, json, num, paged, str } from './rows';
+
+const TABLE = 'users';
+
+function mapRow(r: Row): UserRecord {
+  return {
+    id: str(r.id),
+    create_at: num(r.create_at),
+    update_at: num(r.update_at),
+    delete_at: num(r.delete_at),
+    username: str(r.username),
+    auth_data: '',
+    auth_service: str(r.auth_service),
+    email: str(r.email),
+    email_verified: bool(r.email_verified),
+    nickname: str(r.nickname),
+    first_name: str(r.first_name),
+    last_name: str(r.last_name),
+    position: str(r.position),
+    roles: str(r.roles),
+    allow_marketing: false,
+    props: json(r.props, {}),
+    notify_props: json(r.notify_props, {}),
+    last_password_update: num(r.last_password_update),
+    last_picture_update: num(r.last_picture_update),
+    failed_attempts: num(r.failed_attempts),
+    locale: str(r.locale),
+    timezone: json(r.timezone, {}),
+    mfa_active: false,
+    last_activity_at: num(r.last_activity_at),
+    is_bot: false,
+    bot_description: '',
+    disable_welcome_email: false,
+    password: str(r.password),
+  };
+}
+
+function toRow(u: Partial<UserRecord>): Row {
+  const row: Row = {};
+  const copy = [
+    'id', 'create_at', 'update_at', 'delete_at', 'username', 'email', 'password', 'auth_service', 'email_verified',
+    'nickname', 'first_name', 'last_name', 'position', 'roles', 'locale', 'last_password_update',
+    'last_picture_update', 'failed_attempts', 'last_activity_at',
+  ] as const;
+  for (const key of copy) if (u[key] !== undefined) row[key] = u[key];
+  if (u.props !== undefined) row.props = JSON.stringify(u.props);
+  if (u.notify_props !== undefined) row.notify_props = JSON.stringify(u.notify_props);
+  if (u.timezone !== undefined) row.timezone = JSON.stringify(u.timezone);
+  return row;
+}
+
+export interface UserFilter {
+  inTeam?: string;
+  notInTeam?: string;
+  inChannel?: string;
+  notInChannel?: string;
+  active?: boolean;
+  page: number;
+  perPage: number;
+}
+
+export class UsersStore {
+  constructor(private readonly db: Executor) {}
+
+  with(trx: Executor): UsersStore {
+    return new UsersStore(trx);
+  }
+
+  async insert(user: UserRecord): Promise<void> {
+    await this.db(TABLE).insert(toRow(user));
+  }
+
+  async update(id: string, fields: Partial<UserRecord>): Promise<void> {
+    await this.db(TABLE).where({ id }).update(toRow(fields));
+  }
+
+  async get(id: string): Promise<UserRecord | undefined> {
+    const row = await this.db(TABLE).where({ id }).first();
+    return row ? mapRow(row) : undefined;
+  }
+
+  async getMany(ids: string[]): Promise<UserRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db(TABLE).whereIn('id', ids).orderBy('username');
+    return rows.map(mapRow);
+  }
+
+  async getByUsername(username: string): Promise<UserRecord | undefined> {
+    const row = await this.db(TABLE).where({ username: username.toLowerCase() }).first();
+    return row ? mapRow(row) : undefined;
+  }
+
+  async getByUsernames(usernames: string[]): Promise<UserRecord[]> {
+    if (usernames.length === 0) return [];
+    return (await this.db(TABLE).whereIn('username', usernames)).map(mapRow);
+  }
+
+  async getByEmail(email: string): Promise<UserRecord | undefined> {
+    const row = await this.db(TABLE).where({ email: email.toLowerCase() }).first();
+    return row ? mapRow(row) : undefined;
+  }
+
+  /** Counts every user ever created, deleted ones included: only an empty database makes a first admin. */
+  async countAll(): Promise<number> {
+    const row = await this.db(TABLE).count<{ n: number }[]>({ n: '*' }).first();
+    return num(row?.n);
+  }
+
+  async list(filter: UserFilter): Promise<UserRecord[]> {
+    const q = this.db(TABLE).select(`${TABLE}.*`);
+    if (filter.inTeam) {
+      q.whereExists((sub: Knex.QueryBuilder) =>
+        sub.from('team_members as tm').whereRaw('tm.user_id = users.id').where({ 'tm.team_id': filter.inTeam, 'tm.delete_at': 0 }),
+      );
+    }
+    if (filter.notInTeam) {
+      q.whereNotExists((sub: Knex.QueryBuilder) =>
+        sub.from('team_members as tm').whereRaw('tm.user_id = users.id').where({ 'tm.team_id': filter.notInTeam, 'tm.delete_at': 0 }),
+      );
+    }
+    if (filter.inChannel) {
+      q.whereExists((sub: Knex.QueryBuilder) =>
+        sub.from('channel_members as cm').whereRaw('cm.user_id = users.id').where('cm.channel_id', filter.inChannel),
+      );
+    }
+    if (filter.notInChannel) {
+      q.whereNotExists((sub: Knex.QueryBuilder) =>
+        sub.from('channel_members as cm').whereRaw('cm.user_id = users.id').where('cm.channel_id', filter.notInChannel),
+      );
+    }
+    if (filter.active === true) q.where('delete_at', 0);
+    if (filter.active === false) q.where('delete_at', '>', 0);
+    q.orderBy('username');
+    return (await paged(q, filter.page, filter.perPage)).map(mapRow);
+  }
+
+  async touchActivity(id: string, at: number): Promise<void> {
+    await this.db(TABLE).where({ id }).update({ last_activity_at: at });
+  }
+}
+
+export type { User };

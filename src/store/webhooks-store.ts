@@ -1,0 +1,102 @@
+import type { IncomingWebhook } from '../app/model';
+import { Executor, Row, bool, num, paged, str } from './rows';
+
+function mapHook(r: Row): IncomingWebhook {
+  return {
+    id: str(r.id),
+    create_at: num(r.create_at),
+    update_at: num(r.update_at),
+    delete_at: num(r.delete_at),
+    user_id: str(r.user_id),
+    channel_id: str(r.channel_id),
+    team_id: str(r.team_id),
+    display_name: str(r.display_name),
+    description: str(r.description),
+    username: str(r.username),
+    icon_url: str(r.icon_url),
+    channel_locked: bool(r.channel_locked),
+  };
+}
+
+export interface HookProbe {
+  hookUpdateAt: number;
+  channelUpdateAt: number;
+  channelDeleteAt: number;
+  creatorUpdateAt: number;
+  creatorDeleteAt: number;
+  isMember: boolean;
+}
+
+export class WebhooksStore {
+  constructor(private readonly db: Executor) {}
+
+  with(trx: Executor): WebhooksStore {
+    return new WebhooksStore(trx);
+  }
+
+  async insert(h: IncomingWebhook): Promise<void> {
+    await this.db('incoming_webhooks').insert(h);
+  }
+
+  /** Live hooks only: a deleted hook is indistinguishable from one that never existed. */
+  async get(id: string): Promise<IncomingWebhook | undefined> {
+    const r = await this.db('incoming_webhooks').where({ id, delete_at: 0 }).first();
+    return r ? mapHook(r) : undefined;
+  }
+
+  async list(opts: { teamId?: string; userId?: string; page: number; perPage: number }): Promise<IncomingWebhook[]> {
+    const q = this.db('incoming_webhooks').where('delete_at', 0).orderBy('create_at').orderBy('id');
+    if (opts.teamId) q.where('team_id', opts.teamId);
+    if (opts.userId) q.where('user_id', opts.userId);
+    return (await paged(q, opts.page, opts.perPage)).map(mapHook);
+  }
+
+  async count(opts: { teamId?: string; userId?: string }): Promise<number> {
+    const q = this.db('incoming_webhooks').where('delete_at', 0);
+    if (opts.teamId) q.where('team_id', opts.teamId);
+    if (opts.userId) q.where('user_id', opts.userId);
+    const r = await q.count<{ n: number }[]>({ n: '*' }).first();
+    return num(r?.n);
+  }
+
+  async update(h: IncomingWebhook): Promise<void> {
+    const { id, ...rest } = h;
+    await this.db('incoming_webhooks').where({ id }).update(rest);
+  }
+
+  async softDelete(id: string, now: number): Promise<void> {
+    await this.db('incoming_webhooks').where({ id, delete_at: 0 }).update({ delete_at: now, update_at: now });
+  }
+
+  /**
+   * The freshness probe of the webhook cache, run inside the post's own transaction: the hook's and the target
+   * channel's versions and the creator's membership, in a single round trip. The post commits only if what was
+   * cached still holds, so a delete or change on any process takes effect at once.
+   */
+  async probe(hookId: string, channelId: string, userId: string): Promise<HookProbe | undefined> {
+    const r = await this.db('incoming_webhooks as h')
+      .join('channels as c', 'c.id', this.db.raw('?', [channelId]))
+      .join('users as u', 'u.id', 'h.user_id')
+      .leftJoin('channel_members as m', (j) => j.on('m.channel_id', 'c.id').andOn('m.user_id', this.db.raw('?', [userId])))
+      .where('h.id', hookId)
+      .where('h.delete_at', 0)
+      .select({
+        hookUpdateAt: 'h.update_at',
+        channelUpdateAt: 'c.update_at',
+        channelDeleteAt: 'c.delete_at',
+        creatorUpdateAt: 'u.update_at',
+        creatorDeleteAt: 'u.delete_at',
+        memberUser: 'm.user_id',
+      })
+      .first();
+    if (!r) return undefined;
+    return {
+      hookUpdateAt: num(r.hookUpdateAt),
+      channelUpdateAt: num(r.channelUpdateAt),
+      channelDeleteAt: num(r.channelDeleteAt),
+      creatorUpdateAt: num(r.creatorUpdateAt),
+      creatorDeleteAt: num(r.creatorDeleteAt),
+      isMember: r.memberUser !== null && r.memberUser !== undefined,
+    };
+  }
+}

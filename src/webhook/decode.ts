@@ -1,0 +1,129 @@
+import busboy from 'busboy';
+import { Readable } from 'node:stream';
+import { AppError } from '../app/errors';
+import { parseMediaType } from './content-type';
+
+/** The JSON fields a multipart request may carry as individual parts. */
+export const MULTIPART_FIELDS = ['text', 'username', 'channel', 'icon_url', 'icon_emoji', 'type', 'root_id'] as const;
+
+const KNOWN_FIELDS = ['text', 'channel', 'username', 'icon_url', 'icon_emoji', 'attachments', 'type', 'props', 'root_id', 'priority'];
+
+const parseError = (detail: string) => AppError.badRequest('web.incoming_webhook.parse.app_error', 'Unable to parse incoming data.', detail);
+
+/**
+ * Decodes a webhook request body into the one JSON payload object, whatever encoding it came in (PRODUCT.md,
+ * webhook rules 1-3): JSON; a form with the JSON in `payload`; multipart with a `payload` part or one part per
+ * field; no Content-Type, where a body starting with `payload=` is the form convention and anything else JSON.
+ */
+export async function decodeWebhookBody(contentType: string | undefined, body: Buffer): Promise<Record<string, unknown>> {
+  const media = parseMediaType(contentType);
+  if (media.kind === 'malformed') {
+    throw AppError.badRequest('web.incoming_webhook.media_type.app_error', 'Unable to parse the media type of the request.');
+  }
+  const text = body.toString('utf8');
+  if (media.kind === 'none') return text.startsWith('payload=') ? fromForm(text) : fromJson(text);
+  if (media.type === 'application/x-www-form-urlencoded') return fromForm(text);
+  if (media.type === 'multipart/form-data') return fromMultipart(contentType as string, body);
+  // application/json and every other type: the body is JSON, as Mattermost reads it (text/plain senders exist).
+  return fromJson(text);
+}
+
+function fromForm(text: string): Record<string, unknown> {
+  const payload = new URLSearchParams(text).get('payload');
+  if (payload === null) throw parseError('The form has no "payload" field.');
+  return fromJson(payload);
+}
+
+async function fromMultipart(contentType: string, body: Buffer): Promise<Record<string, unknown>> {
+  const fields = new Map<string, string>();
+  await new Promise<void>((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: body.length + 1 } });
+    } catch (err) {
+      reject(parseError(`Malformed multipart request: ${(err as Error).message}`));
+      return;
+    }
+    parser.on('field', (name, value) => {
+      if (!fields.has(name)) fields.set(name, value);
+    });
+    // Webhooks cannot attach files: file parts are read and dropped.
+    parser.on('file', (_name, stream) => stream.resume());
+    parser.on('error', (err: Error) => reject(parseError(`Malformed multipart request: ${err.message}`)));
+    parser.on('close', () => resolve());
+    Readable.from([body]).pipe(parser);
+  });
+  const payload = fields.get('payload');
+  if (payload !== undefined) return fromJson(payload);
+  const out: Record<string, unknown> = {};
+  for (const name of MULTIPART_FIELDS) {
+    const value = fields.get(name);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * Parses the JSON payload with Mattermost's leniencies: raw newlines and tabs inside strings (a common mistake of
+ * shell scripts) are escaped and the parse retried; keys match case-insensitively; null members count as absent;
+ * a top-level null is an empty payload.
+ */
+export function fromJson(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (first) {
+    try {
+      value = JSON.parse(escapeControlCharactersInStrings(text));
+    } catch {
+      throw parseError(`The payload is not valid JSON: ${(first as Error).message}`);
+    }
+  }
+  if (value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw parseError('The payload must be a JSON object.');
+  return normaliseKeys(value as Record<string, unknown>);
+}
+
+function normaliseKeys(raw: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const known = KNOWN_FIELDS.find((f) => f === key) ?? KNOWN_FIELDS.find((f) => f === key.toLowerCase());
+    const name = known ?? key;
+    // An exact key wins over a differently-cased one; among the rest, the last one wins (Go's decoder).
+    if (name !== key && Object.prototype.hasOwnProperty.call(raw, name)) continue;
+    if (value === null && name !== 'attachments') {
+      delete out[name];
+      continue;
+    }
+    out[name] = value;
+  }
+  return out;
+}
+
+function escapeControlCharactersInStrings(text: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') {
+        out += c + (text[i + 1] ?? '');
+        i++;
+        continue;
+      }
+      if (c === '"') inString = false;
+      else if (c === '\n') {
+        out += '\\n';
+        continue;
+      } else if (c === '\t') {
+        out += '\\t';
+        continue;
+      } else if (c === '\r') {
+        out += '\\r';
+        continue;
+      }
+    } else if (c === '"') inString = true;
+    out += c;
+  }
+  return out;
+}
