@@ -7,6 +7,11 @@ module.exports = {
   testTimeout: 60000,
   // Each worker gets its own database; two workers keep a 2-core machine busy without thrashing.
   maxWorkers: 2,
-  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
+    // openapi-backend's ref parser ships ESM only, which Jest's CommonJS runtime cannot load untransformed.
+    '^.+\\.js$': ['ts-jest', { diagnostics: false, tsconfig: { allowJs: true, isolatedModules: true } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(openapi-backend/node_modules/)?@apidevtools/)'],
   setupFiles: ['<rootDir>/test/support/env.ts'],
 };

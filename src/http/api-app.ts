@@ -76,7 +76,12 @@ export async function createApiApp(app: App, options: ApiOptions): Promise<expre
     methodNotAllowed: async () => {
       throw new AppError('api.context.405.app_error', 'Method not allowed.', 405);
     },
+    // The spec's `security` decides which operations need a session: bearerAuth is met by a resolved session.
+    unauthorizedHandler: async () => {
+      throw AppError.unauthorized();
+    },
   });
+  api.registerSecurityHandler('bearerAuth', (_c: Context, _req: Request, res: Response) => (res.locals as Locals).session !== null);
   await api.init();
 
   const web = express();

@@ -32,7 +32,7 @@ function mysqlConnection(dataSource: string): Knex.MySql2ConnectionConfig {
     user: decodeURIComponent(url.username),
     password: decodeURIComponent(url.password),
     database: decodeURIComponent(url.pathname.replace(/^\//, '')),
-    charset: 'utf8mb4_unicode_ci',
+    charset: 'utf8mb4',
     supportBigNumbers: true,
     bigNumberStrings: false,
     timezone: 'Z',

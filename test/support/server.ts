@@ -1,0 +1,99 @@
+import request from 'supertest';
+import { startParley, type Parley } from '../../src/parley';
+import { createTestDatabase, type TestDatabase } from './database';
+
+export const PASSWORD = 'Passw0rd!';
+
+export interface TestServer {
+  parley: Parley;
+  url: string;
+  db: TestDatabase;
+  /** A supertest agent on the real HTTP server; with a token, every request carries it. */
+  http(token?: string): ApiClient;
+  close(): Promise<void>;
+}
+
+type Method = 'get' | 'post' | 'put' | 'delete';
+
+export interface ApiClient {
+  get(path: string): request.Test;
+  post(path: string, body?: unknown): request.Test;
+  put(path: string, body?: unknown): request.Test;
+  delete(path: string): request.Test;
+}
+
+/** Starts a real Parley on 127.0.0.1 with a fresh database (SQLite, or MariaDB when PARLEY_TEST_DATABASE is set). */
+export async function startTestServer(env: Record<string, string> = {}, existing?: TestDatabase): Promise<TestServer> {
+  const db = existing ?? (await createTestDatabase());
+  const parley = await startParley({
+    env: { MM_SQLSETTINGS_DRIVERNAME: db.driver, MM_SQLSETTINGS_DATASOURCE: db.dataSource, ...env },
+    listen: '127.0.0.1:0',
+    validateResponses: true,
+  });
+  const client = (token?: string): ApiClient => {
+    const make = (method: Method, path: string, body?: unknown) => {
+      let t = request(parley.url)[method](path);
+      if (token) t = t.set('Authorization', `Bearer ${token}`);
+      if (body !== undefined) t = t.send(body as object);
+      return t;
+    };
+    return {
+      get: (p) => make('get', p),
+      post: (p, b) => make('post', p, b),
+      put: (p, b) => make('put', p, b),
+      delete: (p) => make('delete', p),
+    };
+  };
+  return {
+    parley,
+    url: parley.url,
+    db,
+    http: client,
+    close: async () => {
+      await parley.close();
+      if (!existing) await db.drop();
+    },
+  };
+}
+
+export interface Actor {
+  id: string;
+  username: string;
+  token: string;
+  api: ApiClient;
+}
+
+let counter = 0;
+
+/** Creates a user through the API (first one: system admin) and logs them in. */
+export async function createUser(server: TestServer, as?: Actor, fields: Record<string, unknown> = {}): Promise<Actor> {
+  const username = (fields.username as string) ?? `user${process.pid}x${++counter}`;
+  const res = await server
+    .http(as?.token)
+    .post('/api/v4/users', { username, email: `${username}@example.com`, password: PASSWORD, ...fields })
+    .expect(201);
+  return login(server, res.body.id, username);
+}
+
+export async function login(server: TestServer, id: string, username: string): Promise<Actor> {
+  const res = await server.http().post('/api/v4/users/login', { login_id: username, password: PASSWORD }).expect(200);
+  const token = res.headers.token as string;
+  return { id, username, token, api: server.http(token) };
+}
+
+export interface World {
+  admin: Actor;
+  member: Actor;
+  teamId: string;
+  townSquareId: string;
+}
+
+/** An admin, a plain member and a team they both belong to: the starting point of most API tests. */
+export async function createWorld(server: TestServer, teamName = `team${++counter}x${process.pid}`): Promise<World> {
+  const admin = await createUser(server);
+  const member = await createUser(server, admin);
+  const team = await admin.api.post('/api/v4/teams', { name: teamName, display_name: 'Team', type: 'O' }).expect(201);
+  await admin.api.post(`/api/v4/teams/${team.body.id}/members`, { team_id: team.body.id, user_id: member.id }).expect(201);
+  const town = await admin.api.get(`/api/v4/teams/${team.body.id}/channels/name/town-square`).expect(200);
+  return { admin, member, teamId: team.body.id, townSquareId: town.body.id };
+}
