@@ -13,5 +13,7 @@ module.exports = {
     '^.+\\.js$': ['ts-jest', { diagnostics: false, tsconfig: { allowJs: true, isolatedModules: true } }],
   },
   transformIgnorePatterns: ['/node_modules/(?!(openapi-backend/node_modules/)?@apidevtools/)'],
+  // Client4 and @slack/webhook use fetch keep-alive sockets that outlive a suite by a few seconds.
+  forceExit: true,
   setupFiles: ['<rootDir>/test/support/env.ts'],
 };

@@ -307,8 +307,7 @@ export interface paths {
         };
         /**
          * List teams
-         * @description Returns a page of teams the caller may see: open teams and teams the caller belongs to, or all teams for a
-         *     system admin. With `include_total_count=true` the page is wrapped in an object with the total count.
+         * @description Returns a page of teams the caller may see: the open teams, or every team for a system admin. With `include_total_count=true` the page is wrapped in an object with the total count.
          *
          *     Permissions: an active session (manage_system to see every team)
          */
@@ -1197,9 +1196,9 @@ export interface components {
             icon_emoji?: string;
             /** @description Slack-style message attachments. Null entries are dropped; a post with attachments gets the type `slack_attachment`. */
             attachments?: components["schemas"]["SlackAttachment"][] | null;
-            /** @description Post type. It must be empty or start with `custom_`. */
+            /** @description Post type. It must be blank or start with `custom_`. */
             type?: string;
-            /** @description Extra properties stored on the post. The keys from_webhook, override_username, override_icon_url, override_icon_emoji and webhook_display_name are reserved: the server sets or drops them, whatever the payload says. `card` holds Markdown shown in a side panel. Serialised props larger than 760000 characters are rejected. */
+            /** @description Extra properties stored on the post. The keys from_webhook, override_username, override_icon_url, override_icon_emoji, webhook_display_name and attachments are reserved: the server sets or drops them, whatever the payload says. `card` holds Markdown shown in a side panel. Serialised props larger than 760000 characters are rejected. */
             props?: {
                 [key: string]: unknown;
             };
@@ -1778,7 +1777,15 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            500: components["responses"]["InternalServerError"];
+            /** @description The server is unhealthy and the request asked for REST semantics (`use_rest_semantics=true`): the body is the same status report with `status` set to `UNHEALTHY`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SystemStatusResponse"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3534,7 +3541,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description The request cannot be used. Error ids: web.incoming_webhook.media_type.app_error (the Content-Type header cannot be parsed, or a JSON body starts with payload=); web.incoming_webhook.parse.app_error (the body or the payload field is missing or is not valid JSON, or a form-encoded body has no payload field); web.incoming_webhook.text.app_error (no text and no attachments); web.incoming_webhook.split_props_length.app_error (props too large to store); api.context.invalid_param.app_error (a field breaks a rule of IncomingWebhookPayload, such as a type not starting with custom_). */
+            /** @description The request cannot be used. Error ids: web.incoming_webhook.media_type.app_error (the Content-Type header cannot be parsed, or a JSON body starts with payload=); web.incoming_webhook.parse.app_error (the body or the payload field is missing or is not valid JSON, or a form-encoded body has no payload field); web.incoming_webhook.text.app_error (no text and no attachments); web.incoming_webhook.split_props_length.app_error (props too large to store); api.context.invalid_param.app_error (a field breaks a rule of IncomingWebhookPayload, such as a type not starting with custom_); api.post.create_post.can_not_post_to_deleted.error (the target channel is archived); api.post.create_post.root_id.app_error (root_id is not a root post of the target channel); api.post.create_post.post_priority.reply_not_allowed (priority on a reply). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

@@ -2,6 +2,8 @@
 // Builds generated/ from the hand-written spec in openapi/:
 //   generated/openapi.json  the spec bundled into one file by @redocly/cli
 //   generated/api.d.ts      TypeScript types derived from that bundle by openapi-typescript
+//   generated/docs.html     the HTML API reference the server serves at /api/v4/docs (Redoc, loaded from the
+//                           server itself, never from a CDN, with a plain operation index for no-script readers)
 //
 //   node scripts/gen.mjs           write both files
 //   node scripts/gen.mjs --check   write nothing; exit 1 naming every file that differs from what the spec
@@ -23,6 +25,7 @@ const specEntry = join(root, 'openapi', 'openapi.yaml');
 const outDir = join(root, 'generated');
 const bundlePath = join(outDir, 'openapi.json');
 const typesPath = join(outDir, 'api.d.ts');
+const docsPath = join(outDir, 'docs.html');
 
 const GENERATED_NOTE = 'DO NOT EDIT: generated from openapi/ by npm run gen';
 const TYPES_BANNER = `/* ${GENERATED_NOTE}. */\n`;
@@ -74,11 +77,53 @@ async function renderTypes(bundle) {
   return TYPES_BANNER + astToString(ast);
 }
 
+const escapeHtml = (text) =>
+  String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+
+// The viewer script and the spec are served by Parley itself (see src/http/docs.ts), so the page works offline.
+function renderDocs(bundle) {
+  const rows = [];
+  for (const [path, item] of Object.entries(bundle.paths ?? {})) {
+    for (const method of ['get', 'put', 'post', 'delete', 'patch']) {
+      const op = item[method];
+      if (!op) continue;
+      rows.push(
+        `      <tr><td>${method.toUpperCase()}</td><td><code>${escapeHtml(path)}</code></td><td>${escapeHtml(op.operationId)}</td><td>${escapeHtml(op.summary)}</td></tr>`,
+      );
+    }
+  }
+  const title = escapeHtml(bundle.info?.title ?? 'API reference');
+  return `<!DOCTYPE html>
+<!-- ${GENERATED_NOTE}. -->
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${title} reference</title>
+  <style>body { margin: 0; font-family: sans-serif; } noscript table { border-collapse: collapse; margin: 1em; } noscript td { border: 1px solid #ccc; padding: 4px 8px; }</style>
+</head>
+<body>
+  <redoc spec-url="/api/v4/openapi.json"></redoc>
+  <noscript>
+    <h1>${title} ${escapeHtml(bundle.info?.version)}</h1>
+    <p>The machine-readable spec is at <a href="/api/v4/openapi.json">/api/v4/openapi.json</a>.</p>
+    <table>
+      <tr><th>Method</th><th>Path</th><th>operationId</th><th>Summary</th></tr>
+${rows.join('\n')}
+    </table>
+  </noscript>
+  <script src="/api/v4/docs/redoc.standalone.js"></script>
+</body>
+</html>
+`;
+}
+
 async function build() {
   const bundle = markBundle(bundleSpec());
   return new Map([
     [bundlePath, `${JSON.stringify(bundle, null, 2)}\n`],
     [typesPath, await renderTypes(bundle)],
+    [docsPath, renderDocs(bundle)],
   ]);
 }
 

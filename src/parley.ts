@@ -5,6 +5,7 @@ import { ConfigService } from './config/config-service';
 import { bootSettings, loadBootConfig, type BootConfig } from './config/load';
 import { createRequestListener } from './http/server';
 import { createLogger, type Logger } from './http/logger';
+import { baseUrl, parseListen } from './lib/listen';
 import { loadSpec } from './spec';
 import { createStores } from './store';
 import { migrate, openDatabase, type Database } from './store/db';
@@ -26,14 +27,6 @@ export interface StartOptions {
   /** Overrides ServiceSettings.ListenAddress (tests use "127.0.0.1:0"). */
   listen?: string;
   validateResponses?: boolean;
-}
-
-function parseListen(address: string): { host: string | undefined; port: number } {
-  const i = address.lastIndexOf(':');
-  const host = i > 0 ? address.slice(0, i).replace(/^\[|\]$/g, '') : undefined;
-  const port = Number(address.slice(i + 1));
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid ListenAddress "${address}"`);
-  return { host, port };
 }
 
 /** Boots a Parley server: config, database (migrated), shared config, HTTP. */
@@ -65,7 +58,6 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
     server.listen(port, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
-  const shownHost = address.family === 'IPv6' ? (address.address === '::' ? 'localhost' : `[${address.address}]`) : address.address === '0.0.0.0' ? 'localhost' : address.address;
   let closing: Promise<void> | undefined;
   return {
     app,
@@ -73,7 +65,7 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
     server,
     config,
     logger,
-    url: `http://${shownHost}:${address.port}`,
+    url: baseUrl(address),
     close: () =>
       (closing ??= (async () => {
         config.stop();

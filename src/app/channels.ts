@@ -227,22 +227,36 @@ export class ChannelsService {
     if (id !== session.userId) {
       await this.authz.requireChannel(session, channel, channel.type === 'O' ? 'manage_public_channel_members' : 'manage_private_channel_members');
     }
+    // Every team member stays in the default channel, as in Mattermost (Parley has no guests).
+    if (channel.name === 'town-square') {
+      throw AppError.badRequest('api.channel.remove.default.app_error', 'Unable to remove user from the default channel town-square.');
+    }
     if ((await stores.channels.removeMember(channelId, id)) === 0) {
       throw AppError.notFound('app.channel.get_member.missing.app_error', 'No channel member found for that user ID and channel ID.');
     }
   }
 
-  /** Marks a channel read for the user; "" means only that focus was lost, which changes nothing here. */
-  async view(userId: string, channelId: string, session: Session): Promise<Record<string, number>> {
+  /**
+   * Marks the focused channel and the one just left (`prevChannelId`) read for the user, as Mattermost does; ""
+   * means no channel. The previous channel is skipped quietly if the user has left it meanwhile.
+   */
+  async view(userId: string, channelId: string, prevChannelId: string, session: Session): Promise<Record<string, number>> {
     const { stores } = this.deps;
     const id = userId === 'me' ? session.userId : userId;
     if (id !== session.userId) this.authz.requireSystem(session, 'edit_other_users');
-    if (!channelId) return {};
-    if (!isValidId(channelId)) throw AppError.invalidParam('channel_id');
-    const member = await stores.channels.getMember(channelId, id);
-    if (!member) throw AppError.notFound('app.channel.get_member.missing.app_error', 'No channel member found for that user ID and channel ID.');
+    if (channelId && !isValidId(channelId)) throw AppError.invalidParam('channel_id');
+    if (prevChannelId && !isValidId(prevChannelId)) throw AppError.invalidParam('prev_channel_id');
+    const channelIds: string[] = [];
+    if (channelId) {
+      if (!(await stores.channels.getMember(channelId, id))) {
+        throw AppError.notFound('app.channel.get_member.missing.app_error', 'No channel member found for that user ID and channel ID.');
+      }
+      channelIds.push(channelId);
+    }
+    if (prevChannelId && prevChannelId !== channelId && (await stores.channels.getMember(prevChannelId, id))) channelIds.push(prevChannelId);
+    if (channelIds.length === 0) return {};
     const now = this.deps.now();
-    await stores.channels.view([channelId], id, now);
-    return { [channelId]: now };
+    await stores.channels.view(channelIds, id, now);
+    return Object.fromEntries(channelIds.map((c) => [c, now]));
   }
 }

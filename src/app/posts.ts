@@ -180,13 +180,26 @@ export class PostsService {
     });
   }
 
-  /** The channel's version for ETag purposes: cheap, and it changes with every new, edited or deleted post. */
+  /**
+   * The channel's version for ETag purposes: cheap, and it changes with every new, edited or deleted post. The
+   * message count covers new posts sharing a millisecond with the last change; edits and deletions always move
+   * the last update time (see changeTime).
+   */
   async channelEtag(channelId: string, session: Session, variant: string): Promise<string> {
     const channel = await this.deps.stores.channels.get(channelId);
     if (!channel) throw channelNotFound();
     await this.authz.requireChannel(session, channel, 'read_channel');
     const last = await this.deps.stores.posts.lastUpdateAt(channelId);
-    return `${channelId}.${last}.${variant}`;
+    return `${channelId}.${channel.total_msg_count}.${last}.${variant}`;
+  }
+
+  /**
+   * The update time of an edit or deletion: now, but always past the channel's last change, so that the channel's
+   * ETag and `since` readers notice it even when another post changed in the same millisecond.
+   */
+  private async changeTime(post: Post): Promise<number> {
+    const last = await this.deps.stores.posts.lastUpdateAt(post.channel_id);
+    return Math.max(this.deps.now(), post.update_at + 1, last + 1);
   }
 
   async forChannel(
@@ -236,7 +249,7 @@ export class PostsService {
     const { post, channel } = await this.readable(postId, session, false);
     const own = post.user_id === session.userId;
     await this.authz.requireChannel(session, channel, own ? 'edit_post' : 'edit_others_posts');
-    const now = Math.max(this.deps.now(), post.update_at + 1);
+    const now = await this.changeTime(post);
     const fields: Partial<Post> = { update_at: now };
     if (patch.message !== undefined && patch.message !== post.message) {
       checkMessageLength(patch.message);
@@ -266,7 +279,7 @@ export class PostsService {
     const { stores } = this.deps;
     const { post, channel } = await this.readable(postId, session, false);
     await this.authz.requireChannel(session, channel, post.user_id === session.userId ? 'delete_post' : 'delete_others_posts');
-    await stores.posts.softDelete(post, Math.max(this.deps.now(), post.update_at + 1));
+    await stores.posts.softDelete(post, await this.changeTime(post));
   }
 
   async thread(

@@ -33,7 +33,9 @@ export function isValidChannelName(name: string): boolean {
   return !DM_NAME.test(name) && !GM_NAME.test(name);
 }
 
-const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
+// A local part, "@", and a domain of at least two non-empty dot-separated labels ("a@b..c" and "a@b.c." are not
+// addresses); no spaces, control characters or the punctuation that would need quoting.
+const EMAIL = /^[^\s\x00-\x1f\x7f@<>(),;:"]+@[^\s\x00-\x1f\x7f@<>(),;:".]+(\.[^\s\x00-\x1f\x7f@<>(),;:".]+)+$/;
 
 export function isValidEmail(email: string): boolean {
   return email.length <= 128 && EMAIL.test(email);

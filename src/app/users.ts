@@ -46,6 +46,10 @@ export interface CreateUserInput {
 
 export type UserPatch = Partial<Omit<CreateUserInput, 'password'>>;
 
+// MySQL/MariaDB's utf8mb4_unicode_ci compares "josé" equal to "jose" and ignores trailing spaces; SQLite does not.
+// A lookup by name must find exactly that name on every database.
+const exactly = (record: UserRecord | undefined, key: 'username' | 'email', value: string) => (record && record[key] === value ? record : undefined);
+
 const invalid = (field: string, message: string) => AppError.badRequest(`model.user.is_valid.${field}.app_error`, message);
 
 function validateProfile(u: UserPatch): void {
@@ -89,8 +93,9 @@ export class UsersService {
     const isFirst = (await stores.users.countAll()) === 0;
     const byAdmin = session !== null && isSystemAdmin(session.roles);
     if (!isFirst && !byAdmin) {
+      // Mattermost's IsUserSignUpAllowed: a 501 with this id, not a 403.
       if (!settings.EnableUserCreation) {
-        throw new AppError('api.user.create_user.disabled.app_error', 'User creation is disabled.', 403);
+        throw AppError.notImplemented('api.user.create_user.signup_email_disabled.app_error', 'User sign-up with email is disabled.');
       }
       if (!settings.EnableOpenServer) {
         throw new AppError('api.user.create_user.no_open_server', 'This server does not allow open signups. Please speak with your Administrator to receive an invitation.', 403);
@@ -161,7 +166,9 @@ export class UsersService {
     if (input.id) user = await stores.users.get(input.id);
     else if (input.login_id) {
       const loginId = input.login_id.toLowerCase();
-      user = loginId.includes('@') ? await stores.users.getByEmail(loginId) : await stores.users.getByUsername(loginId);
+      user = loginId.includes('@')
+        ? exactly(await stores.users.getByEmail(loginId), 'email', loginId)
+        : exactly(await stores.users.getByUsername(loginId), 'username', loginId);
     }
     // Verify against a dummy hash for unknown users too, so timing does not reveal which usernames exist.
     const ok = await verifyPassword(input.password, user?.password || DUMMY_HASH);
@@ -183,6 +190,8 @@ export class UsersService {
   async authenticate(token: string): Promise<Session | undefined> {
     const now = this.deps.now();
     const session = await this.deps.stores.sessions.findByTokenHash(hashToken(token), now);
+    // As in Mattermost, turning personal access tokens off stops existing ones from working (until turned on again).
+    if (session?.isAccessToken && !this.deps.config.get().ServiceSettings.EnableUserAccessTokens) return undefined;
     if (session) {
       const last = this.activityWritten.get(session.userId) ?? 0;
       if (now - last > ACTIVITY_WRITE_INTERVAL_MS) {
@@ -205,7 +214,7 @@ export class UsersService {
   }
 
   async getByUsername(username: string, session: Session): Promise<{ user: User; etag: string }> {
-    const record = await this.deps.stores.users.getByUsername(username);
+    const record = exactly(await this.deps.stores.users.getByUsername(username), 'username', username.toLowerCase());
     if (!record) throw AppError.notFound('app.user.get_by_username.app_error', 'Unable to find an existing account matching your username for this team.');
     return { user: this.sanitize(record, session), etag: this.etag(record, session) };
   }
@@ -270,11 +279,12 @@ export class UsersService {
   async createAccessToken(userId: string, input: { description: string; expires_at?: number }, session: Session): Promise<UserAccessToken> {
     const { stores, config } = this.deps;
     const id = this.resolveId(userId, session);
-    if (!config.get().ServiceSettings.EnableUserAccessTokens) {
-      throw AppError.notImplemented('api.user.create_user_access_token.disabled', 'Personal access tokens are disabled on this server. Please contact your system administrator for details.');
-    }
+    // Permissions first, then the feature switch, as Mattermost's handler and app do (with its id, 501).
     this.authz.requireSystem(session, 'create_user_access_token');
     if (id !== session.userId) this.authz.requireSystem(session, 'edit_other_users');
+    if (!config.get().ServiceSettings.EnableUserAccessTokens) {
+      throw AppError.notImplemented('app.user_access_token.disabled', 'Personal access tokens are disabled on this server. Please contact your system administrator for details.');
+    }
     if (!input.description || input.description.length > 255) {
       throw AppError.badRequest('model.user_access_token.is_valid.description.app_error', 'Invalid description, must be 255 or less characters.');
     }

@@ -44,7 +44,7 @@ export interface HookInput {
 }
 
 // Props a payload may never set: the server owns them (anti-phishing: the BOT marker and the name shown).
-const RESERVED_PROPS = ['from_webhook', 'override_username', 'override_icon_url', 'override_icon_emoji', 'webhook_display_name', 'attachments'];
+export const RESERVED_PROPS = ['from_webhook', 'override_username', 'override_icon_url', 'override_icon_emoji', 'webhook_display_name', 'attachments'] as const;
 
 const hookNotFound = () => AppError.notFound('web.incoming_webhook.invalid.app_error', 'Invalid webhook.');
 const disabled = (id: string) => AppError.notImplemented(id, 'Incoming webhooks have been disabled by the system admin.');
@@ -146,12 +146,16 @@ export class WebhooksService {
       this.authz.requireSystem(session, 'manage_own_incoming_webhooks');
       if (!this.authz.system(session, 'manage_others_incoming_webhooks')) userId = session.userId;
     }
+    // As in Mattermost, the app-layer listing is refused when the feature is off (after the permission checks).
+    this.requireEnabled();
     const hooks = await stores.webhooks.list({ teamId: opts.teamId, userId, page: opts.page, perPage: opts.perPage });
     if (!opts.includeTotal) return hooks;
     return { incoming_webhooks: hooks, total_count: await stores.webhooks.count({ teamId: opts.teamId, userId }) };
   }
 
+  /** Get, update and delete start with Mattermost's app-layer lookup: 501 when disabled, before 404 and 403. */
   private async loadManaged(hookId: string, session: Session): Promise<{ hook: IncomingWebhook; channel: Channel }> {
+    this.requireEnabled();
     const hook = await this.deps.stores.webhooks.get(hookId);
     if (!hook) throw AppError.notFound('app.webhooks.get_incoming.app_error', 'Unable to get the webhook.');
     const channel = await this.deps.stores.channels.get(hook.channel_id);
@@ -173,7 +177,6 @@ export class WebhooksService {
     const channel = await this.channelFor(input.channel_id ?? hook.channel_id);
     if (channel.team_id !== hook.team_id) throw AppError.invalidParam('channel_id');
     await this.requireManage(session, hook.team_id, channel, hook.user_id);
-    this.requireEnabled();
     validateHookFields(input);
     const settings = this.deps.config.get().ServiceSettings;
     const updated: IncomingWebhook = {
@@ -193,7 +196,6 @@ export class WebhooksService {
 
   async delete(hookId: string, session: Session): Promise<void> {
     await this.loadManaged(hookId, session);
-    this.requireEnabled();
     await this.deps.stores.webhooks.softDelete(hookId, this.deps.now());
     this.cache.forgetHook(hookId);
   }
@@ -207,6 +209,9 @@ export class WebhooksService {
    */
   async execute(hookId: string, payload: WebhookPayload): Promise<void> {
     if (!this.deps.config.get().ServiceSettings.EnableIncomingWebhooks) throw disabled('web.incoming_webhook.disabled.app_error');
+    // Keys are exactly 26 lower-case letters and digits. Anything else is no key, also where the database would
+    // compare case-insensitively (MySQL collations): the secret is matched byte for byte on every database.
+    if (!isValidId(hookId)) throw hookNotFound();
     let attachments: Attachment[];
     try {
       attachments = normaliseAttachments(payload.attachments);
@@ -218,7 +223,7 @@ export class WebhooksService {
     if (text === '' && attachments.length === 0) throw AppError.badRequest('web.incoming_webhook.text.app_error', 'No text specified.');
     const type = payload.type ?? '';
     if (type.trim() !== '' && !type.startsWith('custom_')) {
-      throw AppError.badRequest('web.incoming_webhook.type.app_error', 'The post type must be blank or start with "custom_".');
+      throw AppError.badRequest('api.context.invalid_param.app_error', 'Invalid or missing post.type parameter in request body or URL. The post type must be blank or start with "custom_".');
     }
     if (payload.priority && (payload.priority.priority === null || payload.priority.priority === undefined)) throw AppError.invalidParam('webhook.priority.priority');
     for (let attempt = 0; ; attempt++) {
@@ -263,7 +268,9 @@ export class WebhooksService {
       }
       channel = await this.channels.getOrCreateDirect(hook.user_id, user.id);
     } else if (target !== '') {
-      const name = target.startsWith('#') ? target.slice(1) : target;
+      // Channel names are lower-case; folding the input keeps SQLite (case-sensitive) and MySQL (case-insensitive
+      // collation) answering alike.
+      const name = (target.startsWith('#') ? target.slice(1) : target).toLowerCase();
       channel = await this.cache.channelByName(hook.team_id, name, fresh);
       if (!channel) throw AppError.notFound('web.incoming_webhook.channel.app_error', "Couldn't find the channel.");
     } else {

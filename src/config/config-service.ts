@@ -13,6 +13,7 @@ export class ConfigService {
   private version = 0;
   private timer: NodeJS.Timeout | undefined;
   private effective: Config;
+  private patching: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: ConfigStore,
@@ -32,11 +33,25 @@ export class ConfigService {
   }
 
   /** Merges a partial config into the shared one and returns the new effective config. */
-  async patch(patch: unknown): Promise<Config> {
+  patch(patch: unknown): Promise<Config> {
+    // One patch at a time in this process, so two requests cannot both merge onto the same old copy.
+    const run = this.patching.then(() => this.applyAndSave(patch));
+    this.patching = run.catch(() => undefined);
+    return run;
+  }
+
+  private async applyAndSave(patch: unknown): Promise<Config> {
     const masked = stripMasked(patch);
-    const next = applyPatch(this.stored, masked, 'config');
-    const version = Math.max(Date.now(), this.version + 1);
-    await this.store.save(JSON.stringify(next), version);
+    let next: Config;
+    let version: number;
+    // Merge onto what is stored now, not onto this process's last poll, and save only if no other process saved
+    // in between (compare-and-swap on the version): concurrent patches from several processes all survive.
+    for (;;) {
+      await this.reload();
+      next = applyPatch(this.stored, masked, 'config');
+      version = Math.max(Date.now(), this.version + 1);
+      if (await this.store.save(JSON.stringify(next), version, this.version)) break;
+    }
     this.stored = next;
     this.version = version;
     this.effective = this.compute();

@@ -5,6 +5,7 @@ import type { App } from '../app';
 import { AppError } from '../app/errors';
 import type { Session } from '../app/model';
 import { tokenFromRequest } from './auth';
+import { docsRouter } from './docs';
 import { readBody } from './body';
 import { handlers } from './handlers';
 import type { Input, OperationId, Reply } from './operation';
@@ -22,8 +23,6 @@ interface Locals {
   session: Session | null;
   token: string | null;
 }
-
-const JSON_TYPE = /^application\/(.+\+)?json\s*(;|$)/i;
 
 /** Maps the validator's and router's errors to AppErrors with Mattermost's ids. */
 function validatorError(err: { status?: number; message?: string; errors?: Array<{ path?: string; message?: string }> }): AppError {
@@ -99,19 +98,23 @@ export async function createApiApp(app: App, options: ApiOptions): Promise<expre
     next();
   });
 
+  // Served beside the API, outside the spec it publishes.
+  web.use(docsRouter(options.spec));
+
   // Bodies are read with the live MaximumPayloadSizeBytes: a change by PatchConfig applies to the next request.
   web.use(async (req: Request, _res: Response, next: NextFunction) => {
     try {
       if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'DELETE') return next();
       const raw = await readBody(req, app.deps.config.get().ServiceSettings.MaximumPayloadSizeBytes);
       if (raw.length === 0) return next();
-      const contentType = req.headers['content-type'] ?? '';
-      if (contentType !== '' && !JSON_TYPE.test(contentType)) return next();
+      // Mattermost reads every API body as JSON whatever its Content-Type (curl -d sends form-urlencoded), so we
+      // do too, and tell the validator it is JSON.
       try {
         req.body = JSON.parse(raw.toString('utf8'));
       } catch (err) {
         throw AppError.badRequest('api.context.invalid_body_param.app_error', 'The request body is not valid JSON.', (err as Error).message);
       }
+      req.headers['content-type'] = 'application/json';
       next();
     } catch (err) {
       next(err);

@@ -10,7 +10,7 @@ export function tokenFromRequest(req: IncomingMessage): string | null {
     for (const part of cookie.split(';')) {
       const eq = part.indexOf('=');
       if (eq > 0 && part.slice(0, eq).trim() === 'MMAUTHTOKEN') {
-        const value = decodeURIComponent(part.slice(eq + 1).trim());
+        const value = decodeCookieValue(part.slice(eq + 1).trim());
         if (value) return value;
       }
     }
@@ -21,4 +21,13 @@ export function tokenFromRequest(req: IncomingMessage): string | null {
     if (match) return match[2];
   }
   return null;
+}
+
+// A malformed %-escape is the client's problem, not a 500: the raw value is used (and will not match a session).
+function decodeCookieValue(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
 }

@@ -5,7 +5,7 @@ import { createApiApp } from './api-app';
 import type { Logger } from './logger';
 import { loggablePath } from './logger';
 import { stampResponse } from './stamp';
-import { createWebhookEndpoint } from './webhook-endpoint';
+import { createWebhookEndpoint, hookIdFromUrl } from './webhook-endpoint';
 
 export interface ServerOptions {
   spec: Record<string, unknown>;
@@ -32,14 +32,7 @@ export async function createRequestListener(app: App, options: ServerOptions): P
     });
     const url = req.url ?? '/';
     if (req.method === 'POST' && url.startsWith('/hooks/')) {
-      const hookId = url.slice('/hooks/'.length).split('?')[0];
-      let decoded = hookId;
-      try {
-        decoded = decodeURIComponent(hookId);
-      } catch {
-        // A malformed escape is simply not a hook key: the endpoint answers 404.
-      }
-      void webhook(req, res, decoded, requestId);
+      void webhook(req, res, hookIdFromUrl(url), requestId);
       return;
     }
     web(req as never, res as never);

@@ -10,28 +10,63 @@ import { writeError } from './writer';
 const OK = Buffer.from('ok');
 const HOOK_ID = /^[A-Za-z0-9]+$/;
 
+export interface PayloadIntake {
+  maximumPayloadSizeBytes: number;
+  /** Asked after the body is read, so a PatchConfig that lands while a large body streams in applies to it. */
+  incomingWebhooksEnabled: () => boolean;
+  validatePayload: PayloadValidator;
+}
+
+/**
+ * Everything before the hook is looked up, in the order the server answers errors: key syntax (404) → read (413)
+ * → decode (400) → disabled (501) → validate (400). The mock server runs this same function, so an integration
+ * tested against the mock gets the server's status and error id for any payload.
+ */
+export async function receivePayload(req: IncomingMessage, hookId: string, intake: PayloadIntake): Promise<WebhookPayload> {
+  if (!HOOK_ID.test(hookId)) throw AppError.notFound('web.incoming_webhook.invalid.app_error', 'Invalid webhook.');
+  const body = await readBody(req, intake.maximumPayloadSizeBytes);
+  const payload = await decodeWebhookBody(req.headers['content-type'], body);
+  if (!intake.incomingWebhooksEnabled()) {
+    throw AppError.notImplemented('web.incoming_webhook.disabled.app_error', 'Incoming webhooks have been disabled by the system admin.');
+  }
+  const problems = intake.validatePayload(payload);
+  if (problems.length > 0) throw payloadError(problems);
+  return payload as WebhookPayload;
+}
+
+/** The hook key of a `/hooks/{hook_id}` request URL; a malformed escape is kept as is (it is then not a key: 404). */
+export function hookIdFromUrl(url: string): string {
+  const hookId = url.slice('/hooks/'.length).split('?')[0];
+  try {
+    return decodeURIComponent(hookId);
+  } catch {
+    return hookId;
+  }
+}
+
+/** Success: 200 `text/plain` "ok" (PRODUCT.md, webhook rule 14). */
+export function writeOk(res: ServerResponse): void {
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'text/plain');
+  res.setHeader('Content-Length', OK.length);
+  res.end(OK);
+}
+
 /**
  * POST /hooks/{hook_id}, served beside Express rather than through it: the payload must be decoded from one of
  * three encodings before the spec's schema can check it, and this is the path integrations hit hardest.
- * Order: read (413) → decode (400) → disabled (501) → validate (400) → post → "ok" after commit.
+ * "ok" is written only after the posts are committed.
  */
 export function createWebhookEndpoint(app: App, validatePayload: PayloadValidator) {
   return async (req: IncomingMessage, res: ServerResponse, hookId: string, requestId: string): Promise<number> => {
     try {
-      if (!HOOK_ID.test(hookId)) throw AppError.notFound('web.incoming_webhook.invalid.app_error', 'Invalid webhook.');
-      const config = app.deps.config.get();
-      const body = await readBody(req, config.ServiceSettings.MaximumPayloadSizeBytes);
-      const payload = await decodeWebhookBody(req.headers['content-type'], body);
-      if (!config.ServiceSettings.EnableIncomingWebhooks) {
-        throw AppError.notImplemented('web.incoming_webhook.disabled.app_error', 'Incoming webhooks have been disabled by the system admin.');
-      }
-      const problems = validatePayload(payload);
-      if (problems.length > 0) throw payloadError(problems);
-      await app.webhooks.execute(hookId, payload as WebhookPayload);
-      res.statusCode = 200;
-      res.setHeader('Content-Type', 'text/plain');
-      res.setHeader('Content-Length', OK.length);
-      res.end(OK);
+      const payload = await receivePayload(req, hookId, {
+        maximumPayloadSizeBytes: app.deps.config.get().ServiceSettings.MaximumPayloadSizeBytes,
+        incomingWebhooksEnabled: () => app.deps.config.get().ServiceSettings.EnableIncomingWebhooks,
+        validatePayload,
+      });
+      await app.webhooks.execute(hookId, payload);
+      writeOk(res);
       return 200;
     } catch (err) {
       return writeError(res, err, requestId, app.deps.config.get().ServiceSettings.EnableDeveloper).status_code;

@@ -91,7 +91,9 @@ export class ChannelsStore {
     const q = this.db('channels').where({ team_id: teamId, name });
     if (!includeDeleted) q.where('delete_at', 0);
     const r = await q.first();
-    return r ? mapChannel(r) : undefined;
+    // MySQL's default collation folds case and trailing spaces: only an exact match counts, as on SQLite. (The
+    // unique index folds the same way, so the row found is the only candidate.)
+    return r && str(r.name) === name ? mapChannel(r) : undefined;
   }
 
   async listPublic(teamId: string, page: number, perPage: number): Promise<Channel[]> {

@@ -28,7 +28,9 @@ export class ConfigStore {
     }
   }
 
-  async save(value: string, version: number): Promise<void> {
-    await this.db('configurations').where({ id: ACTIVE }).update({ value, create_at: version });
+  /** Compare-and-swap: saves only if nobody saved since `expected` was read; false means reload and retry. */
+  async save(value: string, version: number, expected: number): Promise<boolean> {
+    const changed = await this.db('configurations').where({ id: ACTIVE, create_at: expected }).update({ value, create_at: version });
+    return changed === 1;
   }
 }

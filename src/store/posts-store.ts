@@ -78,14 +78,17 @@ export class PostsStore {
     const rows = w.posts.map(toRow);
     // Chunked so a split webhook message never exceeds a driver's placeholder limit.
     for (let i = 0; i < rows.length; i += 50) await db('posts').insert(rows.slice(i, i + 50));
-    const roots = w.posts.filter((p) => p.root_id === '').length;
+    const rootPosts = w.posts.filter((p) => p.root_id === '');
+    const roots = rootPosts.length;
     const last = Math.max(...w.posts.map((p) => p.create_at));
+    // Replies must not move last_root_post_at: it is the time of the newest thread start.
+    const lastRoot = Math.max(...rootPosts.map((p) => p.create_at));
     const channelUpdate: Record<string, unknown> = {
       total_msg_count: db.raw('total_msg_count + ?', [w.posts.length]),
       total_msg_count_root: db.raw('total_msg_count_root + ?', [roots]),
       last_post_at: db.raw('CASE WHEN last_post_at < ? THEN ? ELSE last_post_at END', [last, last]),
     };
-    if (roots > 0) channelUpdate.last_root_post_at = db.raw('CASE WHEN last_root_post_at < ? THEN ? ELSE last_root_post_at END', [last, last]);
+    if (roots > 0) channelUpdate.last_root_post_at = db.raw('CASE WHEN last_root_post_at < ? THEN ? ELSE last_root_post_at END', [lastRoot, lastRoot]);
     await db('channels').where({ id: w.channelId }).update(channelUpdate);
     // Group users by identical increments so a post mentioning many members is one UPDATE, not one per member.
     const groups = new Map<string, string[]>();
@@ -109,6 +112,9 @@ export class PostsStore {
         .update({
           last_viewed_at: last,
           last_update_at: last,
+          // Posting in a channel reads it, as in Mattermost: the poster's unread mentions are cleared too.
+          mention_count: 0,
+          mention_count_root: 0,
           msg_count: db.raw('(SELECT total_msg_count FROM channels WHERE channels.id = channel_members.channel_id)'),
           msg_count_root: db.raw('(SELECT total_msg_count_root FROM channels WHERE channels.id = channel_members.channel_id)'),
         });

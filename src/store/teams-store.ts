@@ -58,7 +58,9 @@ export class TeamsStore {
 
   async getByName(name: string): Promise<Team | undefined> {
     const r = await this.db('teams').where({ name }).first();
-    return r ? mapTeam(r) : undefined;
+    // MySQL's default collation folds case and trailing spaces: only an exact match counts, as on SQLite. (The
+    // unique index folds the same way, so the row found is the only candidate.)
+    return r && str(r.name) === name ? mapTeam(r) : undefined;
   }
 
   async list(opts: { openOnly: boolean; page: number; perPage: number }): Promise<Team[]> {

@@ -21,11 +21,34 @@ export async function decodeWebhookBody(contentType: string | undefined, body: B
     throw AppError.badRequest('web.incoming_webhook.media_type.app_error', 'Unable to parse the media type of the request.');
   }
   const text = body.toString('utf8');
-  if (media.kind === 'none') return text.startsWith('payload=') ? fromForm(text) : fromJson(text);
+  if (media.kind === 'none') return text.startsWith('payload=') ? fromPayloadConvention(text) : fromJson(text);
   if (media.type === 'application/x-www-form-urlencoded') return fromForm(text);
   if (media.type === 'multipart/form-data') return fromMultipart(contentType as string, body);
   // application/json and every other type: the body is JSON, as Mattermost reads it (text/plain senders exist).
+  // A form-encoded body under such a type is a Content-Type mistake; the spec gives it the media-type error, whose
+  // message says what to fix (PRODUCT.md, webhook rule 3: 400).
+  if (text.startsWith('payload=')) {
+    throw AppError.badRequest(
+      'web.incoming_webhook.media_type.app_error',
+      `The body is form-encoded (payload=...) but the Content-Type is ${media.type}; send it as application/x-www-form-urlencoded, or send the JSON alone.`,
+    );
+  }
   return fromJson(text);
+}
+
+/**
+ * No Content-Type and a body starting with `payload=` (PRODUCT.md, webhook rule 2): the rest of the body is the
+ * JSON, URL-decoded. The whole rest, not a form field: such senders rarely encode, and a raw "&" (as in "R&D")
+ * must not cut the JSON short.
+ */
+function fromPayloadConvention(text: string): Record<string, unknown> {
+  let json: string;
+  try {
+    json = decodeURIComponent(text.slice('payload='.length).replaceAll('+', ' '));
+  } catch {
+    throw parseError('The body starts with "payload=" but the rest is not URL-encoded correctly (a bare "%"?).');
+  }
+  return fromJson(json);
 }
 
 function fromForm(text: string): Record<string, unknown> {
@@ -60,7 +83,7 @@ async function fromMultipart(contentType: string, body: Buffer): Promise<Record<
     const value = fields.get(name);
     if (value !== undefined) out[name] = value;
   }
-  return out;
+  return blankTypeIsEmpty(out);
 }
 
 /**
@@ -97,7 +120,13 @@ function normaliseKeys(raw: Record<string, unknown>): Record<string, unknown> {
     }
     out[name] = value;
   }
-  return out;
+  return blankTypeIsEmpty(out);
+}
+
+/** A blank `type` is an ordinary post (PRODUCT.md, webhook rule 5: only a non-blank type must start with custom_). */
+function blankTypeIsEmpty(payload: Record<string, unknown>): Record<string, unknown> {
+  if (typeof payload.type === 'string' && payload.type !== '' && payload.type.trim() === '') payload.type = '';
+  return payload;
 }
 
 function escapeControlCharactersInStrings(text: string): string {

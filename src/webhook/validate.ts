@@ -31,7 +31,7 @@ function describe(errors: ErrorObject[]): PayloadProblem[] {
     const problem = {
       path: e.instancePath,
       rule: e.keyword,
-      message: e.keyword === 'anyOf' && e.instancePath === '' ? 'either a non-empty "text" or at least one attachment is required' : (e.message ?? 'is invalid'),
+      message: friendlyMessage(e),
     };
     const key = `${problem.path}|${problem.rule}|${problem.message}`;
     if (!seen.has(key)) {
@@ -42,14 +42,30 @@ function describe(errors: ErrorObject[]): PayloadProblem[] {
   return out;
 }
 
-/** The AppError a payload's problems give: Mattermost's specific ids for the rules it has, decode otherwise. */
+/** Ajv's wording, except where the rule has a plainer one (the anyOf on text/attachments, the custom_ pattern). */
+function friendlyMessage(e: ErrorObject): string {
+  if (e.keyword === 'anyOf' && e.instancePath === '') return 'either a non-empty "text" or at least one attachment is required';
+  if (e.keyword === 'pattern' && e.instancePath === '/type') return 'must be empty or start with "custom_"';
+  return e.message ?? 'is invalid';
+}
+
+/**
+ * The AppError a payload's problems give, with the ids the spec documents for ExecuteIncomingWebhook's 400:
+ * `web.incoming_webhook.text.app_error` for "no text and no attachments", otherwise Mattermost's
+ * `api.context.invalid_param.app_error` naming the field (`post.type` for the type, as Mattermost does).
+ */
 export function payloadError(problems: PayloadProblem[]): AppError {
   const detail = problems.map((p) => `${p.path || '(payload)'}: ${p.message} [${p.rule}]`).join('; ');
   if (problems.some((p) => p.path === '' && p.rule === 'anyOf')) {
     return AppError.badRequest('web.incoming_webhook.text.app_error', 'No text specified.', detail);
   }
-  if (problems.some((p) => p.path === '/type')) {
-    return AppError.badRequest('web.incoming_webhook.type.app_error', 'The post type must be blank or start with "custom_".', detail);
-  }
-  return AppError.badRequest('web.incoming_webhook.decode.app_error', 'The webhook payload does not match the expected format.', detail);
+  const typeProblem = problems.find((p) => p.path === '/type');
+  if (typeProblem) return invalidPayloadParam('post.type', `The post type ${typeProblem.message}.`, detail);
+  const first = problems[0];
+  const field = first && first.path ? first.path.slice(1).replaceAll('/', '.') : 'payload';
+  return invalidPayloadParam(field, `The field ${field} ${first?.message ?? 'is invalid'}.`, detail);
+}
+
+export function invalidPayloadParam(field: string, why: string, detail = ''): AppError {
+  return AppError.badRequest('api.context.invalid_param.app_error', `Invalid or missing ${field} parameter in request body or URL. ${why}`, detail);
 }

@@ -46,5 +46,5 @@ export const RemoveUserFromChannel = authed<'RemoveUserFromChannel'>(async ({ pa
 });
 
 export const ViewChannel = authed<'ViewChannel'>(async ({ path, body, session, app }) =>
-  ok({ status: 'OK', last_viewed_at_times: await app.channels.view(path.user_id, body.channel_id, session) }),
+  ok({ status: 'OK', last_viewed_at_times: await app.channels.view(path.user_id, body.channel_id, body.prev_channel_id ?? '', session) }),
 );

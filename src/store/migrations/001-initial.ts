@@ -4,13 +4,16 @@ import type { Knex } from 'knex';
 // which fits MySQL TEXT); props may reach 800000 code points, so they get MEDIUMTEXT.
 
 export async function up(knex: Knex): Promise<void> {
+  // MySQL's default collations fold case and accents, so "josé@x" would collide with "jose@x"; values are
+  // lower-cased before they are stored, so a binary comparison is the exact one. SQLite compares bytes already.
+  const exact = (column: Knex.ColumnBuilder) => (knex.client.config.client === 'mysql2' ? column.collate('utf8mb4_bin') : column);
   await knex.schema.createTable('users', (t) => {
     t.string('id', 26).primary();
     t.bigInteger('create_at').notNullable();
     t.bigInteger('update_at').notNullable();
     t.bigInteger('delete_at').notNullable().defaultTo(0);
-    t.string('username', 64).notNullable().unique();
-    t.string('email', 128).notNullable().unique();
+    exact(t.string('username', 64)).notNullable().unique();
+    exact(t.string('email', 128)).notNullable().unique();
     t.string('password', 255).notNullable().defaultTo('');
     t.string('auth_service', 32).notNullable().defaultTo('');
     t.boolean('email_verified').notNullable().defaultTo(false);

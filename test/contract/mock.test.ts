@@ -1,0 +1,225 @@
+// The mock server built from the spec alone (`npm run mock`): every operation answers a response valid for its
+// schema, and POST /hooks/{hook_id} answers every payload exactly as the real server does (checked side by side).
+import Ajv, { type ValidateFunction } from 'ajv';
+import http from 'node:http';
+import { loadSpec } from '../../src/spec';
+import { startMock, type MockServer } from '../../src/tools/mock';
+import { RESERVED_PROPS } from '../../src/webhook/reserved-props';
+import { createWorld, startTestServer, type TestServer, type World } from '../support/server';
+
+type Json = Record<string, any>;
+
+const spec = loadSpec() as Json;
+const ID = 'abcdefghijkmnopqrstuwxyz12';
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  json(): Json;
+}
+
+/** A raw HTTP request: fetch would add a Content-Type of its own, and the webhook rules depend on its absence. */
+function send(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(new URL(path, base), { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const ajv = new Ajv({ strict: false, allErrors: true });
+ajv.addFormat('int32', true);
+ajv.addFormat('int64', true);
+ajv.addSchema(spec, 'spec');
+const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Ajv validator for the JSON body of a response, pointing into the bundle so its internal $refs resolve. */
+function responseValidator(path: string, method: string, code: string): ValidateFunction {
+  const response = spec.paths[path][method].responses[code];
+  const at = typeof response.$ref === 'string' ? response.$ref.slice(1) : `/paths/${escape(path)}/${method}/responses/${code}`;
+  return ajv.compile({ $ref: `spec#${at}/content/application~1json/schema` });
+}
+
+function expectAppError(answer: Answer, status: number, id: string): void {
+  expect({ status: answer.status, type: answer.headers['content-type'] }).toEqual({ status, type: 'application/json' });
+  const body = answer.json();
+  expect(body).toMatchObject({ id, status_code: status, request_id: answer.headers['x-request-id'] });
+  const valid = ajv.compile({ $ref: 'spec#/components/schemas/AppError' });
+  expect(valid(body)).toBe(true);
+}
+
+let mock: MockServer;
+const mockLog: string[] = [];
+beforeAll(async () => {
+  mock = await startMock({ listen: '127.0.0.1:0', env: {}, log: (line) => mockLog.push(line) });
+});
+afterAll(() => mock.close());
+
+describe('operations', () => {
+  // Request bodies for operations whose spec has no example to send.
+  const BODIES: Record<string, unknown> = {
+    GetUsersByIds: [ID],
+    PatchUser: { nickname: 'mocked' },
+    UpdateIncomingWebhook: { id: ID, channel_id: ID, display_name: 'CI' },
+  };
+  const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+  const operations = Object.entries(spec.paths as Json)
+    .flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method] as Json })))
+    .filter(({ op }) => op.operationId !== 'ExecuteIncomingWebhook');
+
+  test.each(operations.map((o) => [o.op.operationId as string, o] as const))('%s answers its first 2xx with a body valid for its schema', async (_id, { path, method, op }) => {
+    const code = Object.keys(op.responses).filter((c) => /^2\d\d$/.test(c)).sort()[0];
+    const media = op.requestBody?.content?.['application/json'];
+    const body = BODIES[op.operationId] ?? media?.example;
+    if (op.requestBody?.required) expect(body).toBeDefined();
+    const answer = await send(
+      mock.url,
+      method.toUpperCase(),
+      path.replace(/\{[^}]+\}/g, ID),
+      { Authorization: 'Bearer mock', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body === undefined ? undefined : JSON.stringify(body),
+    );
+    expect({ status: answer.status, type: answer.headers['content-type'] }).toEqual({ status: Number(code), type: 'application/json' });
+    expect(answer.headers['x-request-id']).toMatch(/^[a-z0-9]{26}$/);
+    expect(answer.headers['x-version-id']).toBeTruthy();
+    const validate = responseValidator(path, method, code);
+    expect(validate(answer.json()) ? [] : validate.errors).toEqual([]);
+  });
+
+  test('login hands out a Token header, as the real server does', async () => {
+    const answer = await send(mock.url, 'POST', '/api/v4/users/login', { 'Content-Type': 'application/json' }, JSON.stringify({ login_id: 'a', password: 'b' }));
+    expect(answer.status).toBe(200);
+    expect(answer.headers.token).toMatch(/^[a-z0-9]{26}$/);
+  });
+
+  test('requests are held to the spec: session, parameters, body', async () => {
+    expectAppError(await send(mock.url, 'GET', '/api/v4/users/me'), 401, 'api.context.session_expired.app_error');
+    const auth = { Authorization: 'BEARER any', 'Content-Type': 'application/json' };
+    expectAppError(await send(mock.url, 'GET', '/api/v4/channels/not-an-id', auth), 400, 'api.context.invalid_param.app_error');
+    expectAppError(await send(mock.url, 'POST', '/api/v4/posts', auth, JSON.stringify({ message: 'no channel' })), 400, 'api.context.invalid_param.app_error');
+    expectAppError(await send(mock.url, 'POST', '/api/v4/posts', auth, '{"message":'), 400, 'api.context.invalid_body_param.app_error');
+    // Unknown query parameters and body fields are ignored, as by the server (Client4 sends both).
+    const extra = await send(mock.url, 'POST', '/api/v4/posts?set_online=true&unknown=1', auth, JSON.stringify({ channel_id: ID, message: 'hi', extra: 1 }));
+    expect(extra.status).toBe(201);
+  });
+
+  test('unknown routes and methods answer AppError JSON', async () => {
+    expectAppError(await send(mock.url, 'GET', '/api/v4/nothing/here'), 404, 'api.context.404.app_error');
+    expectAppError(await send(mock.url, 'DELETE', '/api/v4/system/ping'), 405, 'api.context.405.app_error');
+  });
+
+  test('the listen address comes from MM_SERVICESETTINGS_LISTENADDRESS', async () => {
+    const configured = await startMock({ env: { MM_SERVICESETTINGS_LISTENADDRESS: '127.0.0.1:0' } });
+    try {
+      expect(configured.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await send(configured.url, 'GET', '/api/v4/system/ping')).status).toBe(200);
+    } finally {
+      await configured.close();
+    }
+  });
+});
+
+describe('POST /hooks/{hook_id}: the mock answers as the real server does', () => {
+  let server: TestServer;
+  let world: World;
+  let hookKey: string;
+  beforeAll(async () => {
+    server = await startTestServer();
+    world = await createWorld(server);
+    const hook = await world.admin.api.post('/api/v4/hooks/incoming', { channel_id: world.townSquareId, display_name: 'Parity' }).expect(201);
+    hookKey = hook.body.id;
+  });
+  afterAll(() => server.close());
+
+  const json = { 'Content-Type': 'application/json' };
+  const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+  const boundary = 'parleyboundary';
+  const multipart = (fields: Record<string, string>) =>
+    Object.entries(fields)
+      .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+      .join('') + `--${boundary}--\r\n`;
+
+  interface Case {
+    name: string;
+    headers?: Record<string, string>;
+    body: string;
+    /** Replaces the hook key in the path. */
+    key?: string;
+    status: number;
+    id?: string;
+  }
+  // Ids as ExecuteIncomingWebhook's 400 documents them in the spec.
+  const cases: Case[] = [
+    { name: 'JSON', headers: json, body: '{"text":"hello"}', status: 200 },
+    { name: 'form with payload=', headers: form, body: `payload=${encodeURIComponent('{"text":"hello"}')}`, status: 200 },
+    { name: 'no Content-Type, payload= body', body: `payload=${encodeURIComponent('{"text":"hello"}')}`, status: 200 },
+    { name: 'no Content-Type, JSON body', body: '{"text":"hello"}', status: 200 },
+    { name: 'text/plain carrying JSON', headers: { 'Content-Type': 'text/plain' }, body: '{"text":"hello"}', status: 200 },
+    { name: 'upper-case media type with charset', headers: { 'Content-Type': 'Application/JSON; charset=utf-8' }, body: '{"text":"hello"}', status: 200 },
+    { name: 'multipart fields', headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` }, body: multipart({ text: 'hello', username: 'bot' }), status: 200 },
+    { name: 'attachments only', headers: json, body: '{"attachments":[{"text":"only an attachment"}]}', status: 200 },
+    { name: 'raw newline in a string', headers: json, body: '{"text":"two\nlines"}', status: 200 },
+    { name: 'reserved props (dropped, not refused)', headers: json, body: '{"text":"hi","props":{"from_webhook":"false","override_username":"ceo"}}', status: 200 },
+    { name: 'blank type is an ordinary post', headers: json, body: '{"text":"hi","type":"  "}', status: 200 },
+    { name: 'empty text', headers: json, body: '{"text":""}', status: 400, id: 'web.incoming_webhook.text.app_error' },
+    { name: 'no text, null attachments', headers: json, body: '{"attachments":null}', status: 400, id: 'web.incoming_webhook.text.app_error' },
+    { name: 'type not custom_', headers: json, body: '{"text":"hi","type":"foo"}', status: 400, id: 'api.context.invalid_param.app_error' },
+    { name: 'a field of the wrong type', headers: json, body: '{"text":"hi","username":5}', status: 400, id: 'api.context.invalid_param.app_error' },
+    { name: 'bad JSON', headers: json, body: '{"text":', status: 400, id: 'web.incoming_webhook.parse.app_error' },
+    { name: 'JSON that is not an object', headers: json, body: '["hi"]', status: 400, id: 'web.incoming_webhook.parse.app_error' },
+    { name: 'JSON content type with a payload= body', headers: json, body: 'payload=%7B%7D', status: 400, id: 'web.incoming_webhook.media_type.app_error' },
+    { name: 'form without payload field', headers: form, body: 'text=hello', status: 400, id: 'web.incoming_webhook.parse.app_error' },
+    { name: 'malformed Content-Type', headers: { 'Content-Type': 'not a media type' }, body: '{"text":"hi"}', status: 400, id: 'web.incoming_webhook.media_type.app_error' },
+    { name: 'body over 300000 bytes', headers: json, body: JSON.stringify({ text: 'x'.repeat(300_001) }), status: 413, id: 'api.context.request_body_too_large.app_error' },
+    { name: 'malformed hook key', key: 'not-a-key', headers: json, body: '{"text":"hi"}', status: 404, id: 'web.incoming_webhook.invalid.app_error' },
+  ];
+
+  test.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    const answers = {
+      mock: await send(mock.url, 'POST', `/hooks/${c.key ?? 'anyWellFormedKey42'}`, c.headers, c.body),
+      real: await send(server.url, 'POST', `/hooks/${c.key ?? hookKey}`, c.headers, c.body),
+    };
+    for (const answer of Object.values(answers)) {
+      expect(answer.headers['x-version-id']).toBeTruthy();
+      if (c.status === 200) {
+        expect({ status: answer.status, type: answer.headers['content-type'], text: answer.text }).toEqual({ status: 200, type: 'text/plain', text: 'ok' });
+      } else {
+        expectAppError(answer, c.status, c.id as string);
+      }
+    }
+    const summary = (a: Answer) => ({ status: a.status, id: a.status === 200 ? undefined : a.json().id, message: a.status === 200 ? a.text : a.json().message });
+    expect(summary(answers.mock)).toEqual(summary(answers.real));
+  });
+
+  test('reserved props: the server overwrites or drops every one the checker names, and the mock warns', async () => {
+    const reserved = Object.fromEntries(Object.keys(RESERVED_PROPS).map((key) => [key, key === 'attachments' ? [{ text: 'forged' }] : 'forged']));
+    const body = JSON.stringify({ text: 'reserved check', props: { ...reserved, card: 'kept' } });
+    mockLog.length = 0;
+    expect((await send(mock.url, 'POST', '/hooks/anyWellFormedKey42', json, body)).status).toBe(200);
+    expect(mockLog).toEqual(['POST /hooks/{hook_id} 200', ...Object.keys(RESERVED_PROPS).map((key) => expect.stringMatching(new RegExp(`^  warning: props\\.${key}: reserved key; `)))]);
+
+    expect((await send(server.url, 'POST', `/hooks/${hookKey}`, json, body)).status).toBe(200);
+    const posts = await world.admin.api.get(`/api/v4/channels/${world.townSquareId}/posts`).expect(200);
+    const post = posts.body.posts[posts.body.order[0]];
+    expect(post.message).toBe('reserved check');
+    // Overrides are off by default, so the server sets only the two it always sets; nothing forged survives.
+    expect(post.props).toEqual({ from_webhook: 'true', webhook_display_name: 'Parity', card: 'kept' });
+  });
+
+  test('with incoming webhooks disabled the mock answers 501, as the server does', async () => {
+    const disabled = await startMock({ listen: '127.0.0.1:0', env: { MM_SERVICESETTINGS_ENABLEINCOMINGWEBHOOKS: 'false' } });
+    try {
+      expectAppError(await send(disabled.url, 'POST', '/hooks/anyWellFormedKey42', json, '{"text":"hi"}'), 501, 'web.incoming_webhook.disabled.app_error');
+    } finally {
+      await disabled.close();
+    }
+  });
+});

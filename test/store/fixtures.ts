@@ -1,0 +1,179 @@
+// Store-level fixtures: a migrated database of the harness's dialect and plain domain records to insert.
+import type { Channel, IncomingWebhook, Post, Team, UserRecord } from '../../src/app/model';
+import { newId } from '../../src/lib/ids';
+import { createStores, type Stores } from '../../src/store';
+import { migrate, openDatabase, type Database } from '../../src/store/db';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+
+export interface StoreHarness {
+  testDb: TestDatabase;
+  db: Database;
+  stores: Stores;
+  close(): Promise<void>;
+}
+
+/** A fresh database (SQLite, or MariaDB when PARLEY_TEST_DATABASE is set), optionally migrated. */
+export async function openStores(opts: { migrated?: boolean } = {}): Promise<StoreHarness> {
+  const testDb = await createTestDatabase();
+  const db = openDatabase({ driverName: testDb.driver, dataSource: testDb.dataSource });
+  if (opts.migrated !== false) await migrate(db);
+  return {
+    testDb,
+    db,
+    stores: createStores(db),
+    close: async () => {
+      await db.close();
+      await testDb.drop();
+    },
+  };
+}
+
+let n = 0;
+
+export function makeUser(fields: Partial<UserRecord> = {}): UserRecord {
+  const id = newId();
+  const username = `u${++n}x${id.slice(0, 6)}`;
+  return {
+    id,
+    create_at: 1,
+    update_at: 1,
+    delete_at: 0,
+    username,
+    auth_data: '',
+    auth_service: '',
+    email: `${username}@example.com`,
+    email_verified: false,
+    nickname: '',
+    first_name: '',
+    last_name: '',
+    position: '',
+    roles: 'system_user',
+    allow_marketing: false,
+    props: {},
+    notify_props: {},
+    last_password_update: 1,
+    last_picture_update: 0,
+    failed_attempts: 0,
+    locale: 'en',
+    timezone: {},
+    mfa_active: false,
+    last_activity_at: 0,
+    is_bot: false,
+    bot_description: '',
+    disable_welcome_email: false,
+    password: 'not-a-real-hash',
+    ...fields,
+  };
+}
+
+export function makeTeam(fields: Partial<Team> = {}): Team {
+  return {
+    id: newId(),
+    create_at: 1,
+    update_at: 1,
+    delete_at: 0,
+    display_name: 'Team',
+    name: `team${++n}`,
+    description: '',
+    email: '',
+    type: 'O',
+    company_name: '',
+    allowed_domains: '',
+    invite_id: newId(),
+    allow_open_invite: true,
+    scheme_id: null,
+    group_constrained: null,
+    policy_id: null,
+    ...fields,
+  };
+}
+
+export function makeChannel(fields: Partial<Channel> & Pick<Channel, 'team_id'>): Channel {
+  return {
+    id: newId(),
+    create_at: 1,
+    update_at: 1,
+    delete_at: 0,
+    type: 'O',
+    display_name: 'Channel',
+    name: `channel-${++n}`,
+    header: '',
+    purpose: '',
+    last_post_at: 0,
+    last_root_post_at: 0,
+    total_msg_count: 0,
+    total_msg_count_root: 0,
+    extra_update_at: 0,
+    creator_id: '',
+    scheme_id: null,
+    props: null,
+    group_constrained: null,
+    shared: null,
+    policy_id: null,
+    ...fields,
+  };
+}
+
+export function makePost(fields: Partial<Post> & Pick<Post, 'channel_id' | 'user_id' | 'create_at'>): Post {
+  return {
+    id: newId(),
+    update_at: fields.create_at,
+    edit_at: 0,
+    delete_at: 0,
+    is_pinned: false,
+    root_id: '',
+    original_id: '',
+    message: 'hello',
+    type: '',
+    props: {},
+    hashtags: '',
+    file_ids: [],
+    pending_post_id: '',
+    reply_count: 0,
+    last_reply_at: 0,
+    metadata: {},
+    ...fields,
+  };
+}
+
+export function makeWebhook(fields: Pick<IncomingWebhook, 'channel_id' | 'team_id' | 'user_id'>): IncomingWebhook {
+  return {
+    id: newId(),
+    create_at: 1,
+    update_at: 1,
+    delete_at: 0,
+    display_name: 'CI',
+    description: '',
+    username: '',
+    icon_url: '',
+    channel_locked: false,
+    ...fields,
+  };
+}
+
+/** Inserts a channel with the given members (ordinary members, read state at zero). */
+export async function channelWithMembers(stores: Stores, channel: Channel, userIds: string[]): Promise<Channel> {
+  await stores.channels.insert(channel);
+  for (const userId of userIds) {
+    await stores.channels.insertMember({ channel_id: channel.id, user_id: userId, scheme_admin: false, now: 1, msg_count: 0, msg_count_root: 0 });
+  }
+  return channel;
+}
+
+/** Writes posts as the app does: in one transaction, with no mentions unless given. */
+export async function writePosts(stores: Stores, channelId: string, posts: Post[], mentions = new Map<string, { all: number; root: number }>(), viewedBy?: string): Promise<void> {
+  await stores.transaction((tx) => tx.posts.write({ channelId, posts, mentions, viewedBy }));
+}
+
+/**
+ * The message a promise rejects with ('' if it resolves). Database errors come from native drivers whose Error
+ * class may belong to another Jest realm, so `rejects.toThrow()` cannot be trusted with them.
+ */
+export async function rejection(p: Promise<unknown>): Promise<string> {
+  return p.then(
+    () => '',
+    (e: unknown) => String((e as { message?: unknown })?.message ?? e),
+  );
+}
+
+export const DUPLICATE = /unique|duplicate/i;

@@ -1,0 +1,73 @@
+import { migrate, rollbackAll } from '../../src/store/db';
+import { migrationConfig } from '../../src/store/migrations';
+import { channelWithMembers, makeChannel, makePost, makeTeam, makeUser, makeWebhook, openStores, writePosts, type StoreHarness } from './fixtures';
+
+const TABLES = ['users', 'sessions', 'user_access_tokens', 'teams', 'team_members', 'channels', 'channel_members', 'posts', 'incoming_webhooks', 'configurations'];
+
+let h: StoreHarness;
+
+beforeAll(async () => {
+  h = await openStores({ migrated: false });
+});
+afterAll(() => h.close());
+
+async function existing(): Promise<string[]> {
+  const out: string[] = [];
+  for (const t of TABLES) if (await h.db.knex.schema.hasTable(t)) out.push(t);
+  return out;
+}
+
+/** One row in every table, through the stores, the way the app writes them. */
+async function insertRealRows(): Promise<{ postId: string; hookId: string }> {
+  const { stores } = h;
+  const user = makeUser();
+  await stores.users.insert(user);
+  await stores.sessions.createSession({ id: user.id, tokenHash: 'a'.repeat(64), userId: user.id, createAt: 1, expiresAt: 2 });
+  await stores.sessions.createAccessToken({ id: user.id, tokenHash: 'b'.repeat(64), user_id: user.id, description: 'ci', is_active: true, expires_at: 0 });
+  const team = makeTeam();
+  await stores.teams.insert(team);
+  await stores.teams.insertMember({ team_id: team.id, user_id: user.id, scheme_admin: true, create_at: 1 });
+  const channel = await channelWithMembers(stores, makeChannel({ team_id: team.id }), [user.id]);
+  const post = makePost({ channel_id: channel.id, user_id: user.id, create_at: 10, message: '😀 migrated', props: { from_webhook: 'true' } });
+  await writePosts(stores, channel.id, [post], new Map([[user.id, { all: 1, root: 1 }]]));
+  const hook = makeWebhook({ channel_id: channel.id, team_id: team.id, user_id: user.id });
+  await stores.webhooks.insert(hook);
+  await stores.config.seed(JSON.stringify({ ServiceSettings: { SiteURL: 'http://x' } }), 1);
+  return { postId: post.id, hookId: hook.id };
+}
+
+test('migrate up, insert real rows, roll everything back, migrate up again', async () => {
+  expect(await existing()).toEqual([]);
+  await migrate(h.db);
+  expect(await existing()).toEqual(TABLES);
+  const [, pending] = await h.db.knex.migrate.list(migrationConfig);
+  expect(pending).toEqual([]);
+
+  const first = await insertRealRows();
+  for (const t of TABLES) {
+    const [{ n }] = await h.db.knex(t).count({ n: '*' });
+    expect([t, Number(n)]).toEqual([t, 1]);
+  }
+  expect((await h.stores.posts.get(first.postId))?.message).toBe('😀 migrated');
+
+  // Rolling back with data present drops every table, leaving only Knex's own bookkeeping.
+  await rollbackAll(h.db);
+  expect(await existing()).toEqual([]);
+  const [done, todo] = await h.db.knex.migrate.list(migrationConfig);
+  expect(done).toEqual([]);
+  expect(todo.length).toBeGreaterThan(0);
+
+  await migrate(h.db);
+  expect(await existing()).toEqual(TABLES);
+  expect(await h.stores.posts.get(first.postId)).toBeUndefined();
+  expect(await h.stores.users.countAll()).toBe(0);
+
+  // The rebuilt schema takes the same rows again, constraints and all.
+  const second = await insertRealRows();
+  expect((await h.stores.webhooks.get(second.hookId))?.id).toBe(second.hookId);
+  expect(await h.stores.config.load()).toMatchObject({ version: 1 });
+
+  // Running migrate on an up-to-date database changes nothing.
+  await migrate(h.db);
+  expect((await h.stores.posts.get(second.postId))?.message).toBe('😀 migrated');
+});
