@@ -18,9 +18,16 @@ const RESERVED_TEAM_PREFIXES = [
   'plugins', 'post', 'signup', 'boards', 'playbooks',
 ];
 
+/** Why a team name is refused, named as Mattermost's error ids name it; null when it is valid. */
+export function teamNameProblem(name: string): 'url' | 'characters' | 'reserved' | null {
+  if (name.length < 2 || name.length > 64) return 'url';
+  if (!TEAM_NAME.test(name)) return 'characters';
+  if (RESERVED_TEAM_PREFIXES.some((word) => name.startsWith(word))) return 'reserved';
+  return null;
+}
+
 export function isValidTeamName(name: string): boolean {
-  if (name.length < 2 || name.length > 64 || !TEAM_NAME.test(name)) return false;
-  return !RESERVED_TEAM_PREFIXES.some((word) => name.startsWith(word));
+  return teamNameProblem(name) === null;
 }
 
 const CHANNEL_NAME = /^[a-z0-9]+([a-z\-_0-9]+|(__)?)[a-z0-9]*$/;

@@ -4,7 +4,7 @@ import type { ChannelsService } from './channels';
 import type { Deps } from './deps';
 import { AppError } from './errors';
 import type { Session, Team, TeamMember } from './model';
-import { isValidTeamName, withinRunes } from './rules';
+import { teamNameProblem, withinRunes } from './rules';
 import { sanitizeTeam } from './sanitize';
 
 export interface CreateTeamInput {
@@ -40,9 +40,10 @@ export class TeamsService {
   async create(input: CreateTeamInput, session: Session): Promise<Team> {
     const { stores } = this.deps;
     this.authz.requireSystem(session, 'create_team');
-    if (!isValidTeamName(input.name)) {
-      throw invalid('url', 'Name must be 2 or more lowercase alphanumeric characters, must not start with a reserved word, and may contain dashes.');
-    }
+    const problem = teamNameProblem(input.name);
+    if (problem === 'url') throw invalid('url', 'Name must be 2 to 64 characters long.');
+    if (problem === 'characters') throw invalid('characters', 'Name must be lowercase letters, digits and dashes, starting and ending with a letter or digit.');
+    if (problem === 'reserved') throw invalid('reserved', 'This team name is unavailable: it starts with a reserved word.');
     if (!input.display_name || !withinRunes(input.display_name, 64)) throw invalid('name', 'Invalid display name: it must be 1 to 64 characters.');
     if (!withinRunes(input.description, 255)) throw invalid('description', 'Invalid description.');
     if (!withinRunes(input.company_name, 64)) throw invalid('companyname', 'Invalid company name.');

@@ -7,6 +7,7 @@ import type { Session, User, UserAccessToken, UserRecord } from './model';
 import { isSystemAdmin } from './permissions';
 import { isValidEmail, isValidUsername, withinRunes } from './rules';
 import { sanitizeUser } from './sanitize';
+import type { UserFilter } from '../store/users-store';
 
 export const DEFAULT_NOTIFY_PROPS = {
   email: 'true',
@@ -226,7 +227,7 @@ export class UsersService {
   }
 
   async list(
-    filter: { inTeam?: string; notInTeam?: string; inChannel?: string; notInChannel?: string; active?: boolean; page: number; perPage: number },
+    filter: UserFilter,
     session: Session,
   ): Promise<User[]> {
     const { stores } = this.deps;

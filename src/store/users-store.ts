@@ -57,6 +57,12 @@ export interface UserFilter {
   inChannel?: string;
   notInChannel?: string;
   active?: boolean;
+  withoutTeam?: boolean;
+  /** A system role the user must hold, e.g. "system_admin". */
+  role?: string;
+  sort?: 'username' | 'last_activity_at' | 'create_at';
+  /** Keyset paging by id: only users whose id sorts after this one (then `page` is ignored). */
+  cursorId?: string;
   page: number;
   perPage: number;
 }
@@ -130,8 +136,21 @@ export class UsersStore {
         sub.from('channel_members as cm').whereRaw('cm.user_id = users.id').where('cm.channel_id', filter.notInChannel),
       );
     }
+    if (filter.withoutTeam) {
+      q.whereNotExists((sub: Knex.QueryBuilder) => sub.from('team_members as tm').whereRaw('tm.user_id = users.id').where('tm.delete_at', 0));
+    }
     if (filter.active === true) q.where('delete_at', 0);
     if (filter.active === false) q.where('delete_at', '>', 0);
+    if (filter.role) {
+      // Roles are a space-separated list: match whole words only.
+      const role = filter.role;
+      q.where((w) => w.where('roles', role).orWhere('roles', 'like', `${role} %`).orWhere('roles', 'like', `% ${role}`).orWhere('roles', 'like', `% ${role} %`));
+    }
+    if (filter.cursorId !== undefined) {
+      q.where('id', '>', filter.cursorId).orderBy('id').limit(filter.perPage);
+      return (await q).map(mapRow);
+    }
+    if (filter.sort === 'last_activity_at' || filter.sort === 'create_at') q.orderBy(filter.sort, 'desc');
     q.orderBy('username');
     return (await paged(q, filter.page, filter.perPage)).map(mapRow);
   }

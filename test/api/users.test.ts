@@ -513,6 +513,29 @@ describe('GetUsers and GetUsersByIds', () => {
     expectAppError(await member.api.get(`/api/v4/users?in_channel=${newId()}`), 404, 'app.channel.get.existing.app_error');
   });
 
+  test('role, without_team, inactive and sort=create_at narrow and order the list', async () => {
+    const admins = await member.api.get('/api/v4/users?role=system_admin&per_page=200');
+    expectStatus(admins, 200);
+    expect(ids(admins)).toEqual([admin.id]);
+    const loners = await admin.api.get('/api/v4/users?without_team=1&per_page=200');
+    expectStatus(loners, 200);
+    expect(ids(loners)).toContain(outsider.id);
+    expect(ids(loners)).not.toContain(member.id);
+    const deactivated = await admin.api.get('/api/v4/users?inactive=true&per_page=200');
+    expectStatus(deactivated, 200);
+    expect(ids(deactivated)).toEqual([]);
+    const newestFirst = await member.api.get(`/api/v4/users?in_team=${teamId}&sort=create_at`);
+    expectStatus(newestFirst, 200);
+    expect(ids(newestFirst)).toEqual([member.id, admin.id]);
+  });
+
+  test('cursor_id pages by id, after the cursor', async () => {
+    const all = await admin.api.get('/api/v4/users?per_page=200');
+    const byId = ids(all).sort();
+    const next = await admin.api.get(`/api/v4/users?cursor_id=${byId[0]}&per_page=2`);
+    expect(ids(next)).toEqual(byId.slice(1, 3));
+  });
+
   test('no token is 401; a negative page is 400', async () => {
     expectAppError(await server.http().get('/api/v4/users'), 401, 'api.context.session_expired.app_error');
     expectAppError(await member.api.get('/api/v4/users?page=-1'), 400, 'api.context.invalid_param.app_error');

@@ -105,7 +105,7 @@ test('the core chat flow works unchanged with Client4, then webhooks with Client
 
   // Errors arrive as ClientError with the body's status_code and id.
   await expectClientError(client().getMe(), 401, 'api.context.session_expired.app_error');
-  await expectClientError(a.createTeam({ name: 'api-team', display_name: 'X', type: 'O' } as never), 400, 'model.team.is_valid.url.app_error');
+  await expectClientError(a.createTeam({ name: 'api-team', display_name: 'X', type: 'O' } as never), 400, 'model.team.is_valid.reserved.app_error');
   await expectClientError(anon.login('admin', 'wrong-password'), 401, 'api.user.login.invalid_credentials_email_username');
 
   // Config and personal access tokens.

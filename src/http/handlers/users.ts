@@ -31,7 +31,12 @@ export const GetUsers = authed<'GetUsers'>(async ({ query, session, app }) =>
         notInTeam: query.not_in_team,
         inChannel: query.in_channel,
         notInChannel: query.not_in_channel,
-        active: query.active,
+        // `inactive=true` is Mattermost's other spelling of `active=false`.
+        active: query.inactive === true ? false : query.active,
+        withoutTeam: query.without_team === 'true' || query.without_team === '1',
+        role: query.role || undefined,
+        sort: query.sort === 'last_activity_at' || query.sort === 'create_at' ? query.sort : 'username',
+        cursorId: query.cursor_id || undefined,
         ...paging(query),
       },
       session,
