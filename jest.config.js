@@ -15,5 +15,6 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(openapi-backend/node_modules/)?@apidevtools/)'],
   // Client4 and @slack/webhook use fetch keep-alive sockets that outlive a suite by a few seconds.
   forceExit: true,
+  globalSetup: '<rootDir>/test/support/global-setup.js',
   setupFiles: ['<rootDir>/test/support/env.ts'],
 };

@@ -29,7 +29,9 @@ export interface ServerProcess {
 export async function spawnServer(env: Record<string, string>, opts: { viaNpmStart?: boolean; timeoutMs?: number } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const [cmd, args] = opts.viaNpmStart ? ['npm', ['start', '--silent']] : [process.execPath, ['dist/src/main.js']];
+  // dist/ is built once by Jest's global setup; `--ignore-scripts` skips npm's prestart rebuild so a running suite
+  // never sees dist/ rewritten under it. It is still `npm start`, with everything else it does.
+  const [cmd, args] = opts.viaNpmStart ? ['npm', ['start', '--silent', '--ignore-scripts']] : [process.execPath, ['dist/src/main.js']];
   const child = spawn(cmd, args as string[], {
     cwd: projectRoot(),
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', MM_SERVICESETTINGS_LISTENADDRESS: `127.0.0.1:${port}`, ...env },
