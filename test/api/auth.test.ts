@@ -1,20 +1,7 @@
 import http from 'node:http';
 import request, { type Response } from 'supertest';
 import { createUser, startTestServer, type Actor, type TestServer } from '../support/server';
-
-function expectAppError(res: Response, status: number, id: string): void {
-  if (res.status !== status || res.body?.id !== id) throw new Error(`expected ${status} ${id}, got ${res.status}: ${res.text}`);
-  expect(res.headers['content-type']).toBe('application/json');
-  expect(res.headers['x-version-id']).toEqual(expect.any(String));
-  expect(res.body).toEqual({
-    id,
-    message: expect.any(String),
-    detailed_error: expect.any(String),
-    request_id: res.headers['x-request-id'],
-    status_code: status,
-  });
-  expect(res.body.request_id).toMatch(/^[a-z0-9]{26}$/);
-}
+import { expectAppError } from '../support/assertions';
 
 function expectMe(res: Response, actor: Actor): void {
   if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${res.text}`);

@@ -1,30 +1,9 @@
 import type { Response } from 'supertest';
 import { createUser, startTestServer, type Actor, type TestServer } from '../support/server';
+import { expectStatus, expectAppError } from '../support/assertions';
 
 const MASK = '********************************';
 const NO_CACHE = 'no-cache, no-store, must-revalidate';
-
-/** Status first, with the whole body in the message when it is not the expected one. */
-function expectStatus(res: Response, status: number): void {
-  if (res.status !== status) throw new Error(`expected HTTP ${status}, got ${res.status}: ${res.text}`);
-  expect(res.headers['x-request-id']).toMatch(/^[a-z0-9]{26}$/);
-  expect(res.headers['x-version-id']).toEqual(expect.any(String));
-  if (res.text) expect(res.headers['content-type']).toBe('application/json');
-}
-
-function expectAppError(res: Response, status: number, id: string): void {
-  if (res.status !== status || res.body?.id !== id) throw new Error(`expected ${status} ${id}, got ${res.status}: ${res.text}`);
-  expect(res.headers['content-type']).toBe('application/json');
-  expect(res.headers['x-version-id']).toEqual(expect.any(String));
-  expect(res.body).toEqual({
-    id,
-    message: expect.any(String),
-    detailed_error: expect.any(String),
-    request_id: res.headers['x-request-id'],
-    status_code: status,
-  });
-  expect(res.body.request_id).toMatch(/^[a-z0-9]{26}$/);
-}
 
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
