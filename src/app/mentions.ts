@@ -11,10 +11,20 @@ export interface MentionKeys {
 // which also end sentences ("thanks @alice."), so a trailing run of them is tried both kept and trimmed.
 const MENTION = /(?:^|[^a-z0-9_.\-@])@([a-z0-9][a-z0-9._\-]*)/gi;
 
+// Code is quoted, not addressed: Mattermost ignores mentions inside fenced blocks and `inline code`.
+const FENCED_CODE = /(^|\n)(```|~~~)[^\n]*\n[\s\S]*?(\n\2[^\n]*(?=\n|$)|$)/g;
+const INLINE_CODE = /`[^`\n]*`/g;
+
+function withoutCode(text: string): string {
+  if (!text.includes('`') && !text.includes('~~~')) return text;
+  return text.replace(FENCED_CODE, '$1').replace(INLINE_CODE, ' ');
+}
+
 export function parseMentions(texts: string[]): MentionKeys {
   const keys: MentionKeys = { usernames: new Set(), channel: false, all: false, here: false };
-  for (const text of texts) {
-    if (!text || !text.includes('@')) continue;
+  for (const raw of texts) {
+    if (!raw || !raw.includes('@')) continue;
+    const text = withoutCode(raw);
     for (const match of text.matchAll(MENTION)) {
       const word = match[1].toLowerCase();
       const trimmed = word.replace(/[._\-]+$/, '');

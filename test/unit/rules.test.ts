@@ -267,6 +267,10 @@ describe('parseMentions', () => {
     ['@Channel in capitals', ['@CHANNEL'], keys([], { channel: true })],
     ['@channelx is a username', ['@channelx'], keys(['channelx'])],
     ['empty texts', ['', ''], keys([])],
+    ['inline code is not a mention', ['run `@alice` then ask @bob'], keys(['bob'])],
+    ['a fenced code block is not a mention', ['```\n@alice @channel\n```\nthanks @bob'], keys(['bob'])],
+    ['a tilde fence too, with a language', ['~~~sh\necho @alice\n~~~'], keys([])],
+    ['an unclosed fence runs to the end', ['@bob\n```\n@alice'], keys(['bob'])],
   ])('%s', (_name, texts, want) => {
     expect(parseMentions(texts)).toEqual(want);
   });
