@@ -4,6 +4,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // Slow robustness suites (a private MariaDB server, outages) run from scripts/ci-extra.sh with jest.slow.config.js.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/robustness-slow/'],
   testTimeout: 60000,
   // Each worker gets its own database; two workers keep a 2-core machine busy without thrashing.
   maxWorkers: 2,

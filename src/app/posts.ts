@@ -1,12 +1,14 @@
 import { isValidId, newId } from '../lib/ids';
 import { codePointLength } from '../lib/text';
 import type { Stores } from '../store';
+import { GroupCommit } from '../store/group-commit';
+import type { PostWrite } from '../store/posts-store';
 import { Authz } from './authz';
 import { channelNotFound } from './channels';
 import type { Deps } from './deps';
 import { AppError } from './errors';
 import type { Channel, Post, PostList, PostMetadata, Session } from './model';
-import { mentionedMembers, parseMentions } from './mentions';
+import { ChannelAudience, mentionedMembers, parseMentions } from './mentions';
 import { MAX_POST_RUNES, MAX_USER_PROPS_RUNES } from './rules';
 
 /** Props only the server sets: an ordinary post cannot pose as a webhook post or override its author's name. */
@@ -59,37 +61,85 @@ export function mentionTexts(post: Post): string[] {
   return texts;
 }
 
+/** One caller's posts for a (group) commit: the posts of one channel and what they change besides themselves. */
+export interface PostCommit {
+  channel: Channel;
+  posts: Post[];
+  /** Webhook posts may mention their own creator; ordinary posts never mention their author. */
+  allowSelfMention: boolean;
+  /** Ordinary posts mark the channel read for their poster; webhook posts do not. */
+  markViewed: boolean;
+  /**
+   * Checked inside the commit's transaction before anything is written; false leaves these posts out (nothing of
+   * them is written) and `submit` resolves false. `memo` is shared by the commits of one transaction, so equal checks
+   * can run once.
+   */
+  precondition?: (tx: Stores, memo: Map<string, Promise<unknown>>) => Promise<boolean>;
+}
+
 export class PostsService {
   private readonly authz: Authz;
+  readonly group: GroupCommit<PostCommit, boolean>;
 
   constructor(private readonly deps: Deps) {
     this.authz = new Authz(deps);
+    this.group = new GroupCommit(deps.stores, (tx, commits) => this.commitBatch(tx, commits), { concurrency: deps.stores.concurrentWriters });
   }
 
   /**
-   * Commits posts with everything they change (channel counters, mention counts, the poster's read state) in one
-   * transaction. `allowSelfMention` is for webhook posts, which may mention their own creator.
+   * Commits posts through the group commit: concurrent callers share one transaction (one fsync). Resolves true once
+   * the transaction holding them has committed, false when their precondition failed and nothing was written.
    */
-  async commit(tx: Stores, channel: Channel, posts: Post[], opts: { allowSelfMention: boolean; markViewed: boolean }): Promise<void> {
+  submit(commit: PostCommit): Promise<boolean> {
+    return this.group.submit(commit);
+  }
+
+  private async commitBatch(tx: Stores, commits: PostCommit[]): Promise<boolean[]> {
+    const memo = new Map<string, Promise<unknown>>();
+    const passed: boolean[] = [];
+    for (const c of commits) passed.push(c.precondition ? await c.precondition(tx, memo) : true);
+    await this.commitAll(tx, commits.filter((_, i) => passed[i]));
+    return passed;
+  }
+
+  /**
+   * Writes the posts of several commits with everything they change (channel counters, mention counts, the posters'
+   * read state) inside `tx`, as few statements as the store can make of them.
+   */
+  private async commitAll(tx: Stores, commits: PostCommit[]): Promise<void> {
+    if (commits.length === 0) return;
     const config = this.deps.config.get();
-    const audience = { channelType: channel.type, members: await tx.channels.audience(channel.id) };
-    const mentions = new Map<string, { all: number; root: number }>();
-    for (const post of posts) {
-      const keys = parseMentions(mentionTexts(post));
-      const mentioned = mentionedMembers(keys, audience, {
-        posterId: post.user_id,
-        allowSelf: opts.allowSelfMention,
-        maxChannelWide: config.TeamSettings.MaxNotificationsPerChannel,
-        now: this.deps.now(),
-      });
-      for (const userId of mentioned) {
-        const n = mentions.get(userId) ?? { all: 0, root: 0 };
-        n.all++;
-        if (post.root_id === '') n.root++;
-        mentions.set(userId, n);
+    const now = this.deps.now();
+    // Members are read only for a channel where someone can be mentioned: most posts name nobody, and in a direct
+    // channel the other member is always mentioned. Read once per channel per transaction.
+    const audiences = new Map<string, Promise<ChannelAudience['members']>>();
+    const writes: PostWrite[] = [];
+    for (const c of commits) {
+      const mentions = new Map<string, { all: number; root: number }>();
+      for (const post of c.posts) {
+        const keys = parseMentions(mentionTexts(post));
+        if (c.channel.type !== 'D' && !keys.channel && !keys.all && !keys.here && keys.usernames.size === 0) continue;
+        let members = audiences.get(c.channel.id);
+        if (!members) {
+          members = tx.channels.audience(c.channel.id);
+          audiences.set(c.channel.id, members);
+        }
+        const mentioned = mentionedMembers(keys, { channelType: c.channel.type, members: await members }, {
+          posterId: post.user_id,
+          allowSelf: c.allowSelfMention,
+          maxChannelWide: config.TeamSettings.MaxNotificationsPerChannel,
+          now,
+        });
+        for (const userId of mentioned) {
+          const n = mentions.get(userId) ?? { all: 0, root: 0 };
+          n.all++;
+          if (post.root_id === '') n.root++;
+          mentions.set(userId, n);
+        }
       }
+      writes.push({ channelId: c.channel.id, posts: c.posts, mentions, viewedBy: c.markViewed ? c.posts[0]?.user_id : undefined });
     }
-    await tx.posts.write({ channelId: channel.id, posts, mentions, viewedBy: opts.markViewed ? posts[0].user_id : undefined });
+    await tx.posts.writeMany(writes);
   }
 
   /** A root post given as a reply target must exist, be alive and sit in the same channel. */
@@ -150,7 +200,7 @@ export class PostsService {
       { user_id: session.userId, channel_id: channel.id, message: input.message, root_id: rootId, props, pending_post_id: input.pending_post_id ?? '', metadata },
       this.deps.now(),
     );
-    await stores.transaction((tx) => this.commit(tx, channel, [post], { allowSelfMention: false, markViewed: true }));
+    await this.submit({ channel, posts: [post], allowSelfMention: false, markViewed: true });
     return post;
   }
 

@@ -35,6 +35,8 @@ export class WebhookCache {
   private readonly channels = new BoundedMap<Channel>();
   private readonly channelIds = new BoundedMap<string>();
   private readonly users = new BoundedMap<UserRecord>();
+  /** Memberships known to exist ("channel/user"); absent ones are always read, so a new member is seen at once. */
+  private readonly members = new BoundedMap<true>();
 
   constructor(private readonly stores: Stores) {}
 
@@ -78,6 +80,15 @@ export class WebhookCache {
     return user;
   }
 
+  async isMember(channelId: string, userId: string, fresh: boolean): Promise<boolean> {
+    const key = `${channelId}/${userId}`;
+    if (!fresh && this.members.get(key)) return true;
+    const member = (await this.stores.channels.getMember(channelId, userId)) !== undefined;
+    if (member) this.members.set(key, true);
+    else this.members.delete(key);
+    return member;
+  }
+
   /** Drops what a failed freshness check may have found stale; the next lookups read the database. */
   forgetHook(id: string): void {
     const hook = this.hooks.get(id);
@@ -87,5 +98,6 @@ export class WebhookCache {
       this.users.delete(hook.user_id);
     }
     this.channelIds.clear();
+    this.members.clear();
   }
 }

@@ -18,6 +18,8 @@ import {
   referencedUserIds,
 } from './slack';
 import { WebhookCache } from './webhook-cache';
+import type { Stores } from '../store';
+import type { HookProbe } from '../store/webhooks-store';
 
 /** The decoded payload of POST /hooks/{hook_id}, after schema validation. */
 export interface WebhookPayload {
@@ -230,27 +232,40 @@ export class WebhooksService {
       const fresh = attempt > 0;
       const resolved = await this.resolve(hookId, payload.channel ?? '', fresh);
       const posts = await this.buildPosts(resolved, payload, text, attachments);
-      const committed = await this.deps.stores.transaction(async (tx) => {
-        const probe = await tx.webhooks.probe(resolved.hook.id, resolved.channel.id, resolved.creator.id);
-        if (
-          !probe ||
-          probe.hookUpdateAt !== resolved.hook.update_at ||
-          probe.channelUpdateAt !== resolved.channel.update_at ||
-          probe.channelDeleteAt !== 0 ||
-          probe.creatorUpdateAt !== resolved.creator.update_at ||
-          probe.creatorDeleteAt !== 0 ||
-          (resolved.channel.type !== 'O' && !probe.isMember)
-        ) {
-          return false;
-        }
-        await this.posts.commit(tx, resolved.channel, posts, { allowSelfMention: true, markViewed: false });
-        return true;
+      // Through the group commit: concurrent webhook posts share one transaction, and this resolves only after it
+      // committed. The freshness check runs inside that transaction, once per hook, channel and creator.
+      const committed = await this.posts.submit({
+        channel: resolved.channel,
+        posts,
+        allowSelfMention: true,
+        markViewed: false,
+        precondition: (tx, memo) => this.stillCurrent(tx, memo, resolved),
       });
       if (committed) return;
       this.cache.forgetHook(hookId);
       // The second pass reads everything from the database, so a failing check now reports the real cause.
       if (fresh) throw AppError.notFound('web.incoming_webhook.invalid.app_error', 'Invalid webhook.');
     }
+  }
+
+  /** Whether what `resolve` found (possibly cached) still holds in the database, read inside the write transaction. */
+  private async stillCurrent(tx: Stores, memo: Map<string, Promise<unknown>>, resolved: Resolved): Promise<boolean> {
+    const key = `webhook-probe/${resolved.hook.id}/${resolved.channel.id}/${resolved.creator.id}`;
+    let probe = memo.get(key) as Promise<HookProbe | undefined> | undefined;
+    if (!probe) {
+      probe = tx.webhooks.probe(resolved.hook.id, resolved.channel.id, resolved.creator.id);
+      memo.set(key, probe);
+    }
+    const p = await probe;
+    return (
+      !!p &&
+      p.hookUpdateAt === resolved.hook.update_at &&
+      p.channelUpdateAt === resolved.channel.update_at &&
+      p.channelDeleteAt === 0 &&
+      p.creatorUpdateAt === resolved.creator.update_at &&
+      p.creatorDeleteAt === 0 &&
+      (resolved.channel.type === 'O' || p.isMember)
+    );
   }
 
   private async resolve(hookId: string, channelName: string, fresh: boolean): Promise<Resolved> {
@@ -283,7 +298,7 @@ export class WebhooksService {
     }
     const creator = await this.cache.user(hook.user_id, fresh);
     if (!creator || creator.delete_at !== 0) throw new AppError('web.incoming_webhook.user.app_error', "Couldn't find the user who owns this webhook.", 403);
-    if (channel.type !== 'O' && !(await stores.channels.getMember(channel.id, creator.id))) {
+    if (channel.type !== 'O' && !(await this.cache.isMember(channel.id, creator.id, fresh))) {
       throw new AppError('web.incoming_webhook.permissions.app_error', `User ${creator.username} does not have appropriate permissions to channel ${channel.name}.`, 403);
     }
     return { hook, creator, channel };

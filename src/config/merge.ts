@@ -12,9 +12,10 @@ export function applyPatch(base: Config, patch: unknown, where = 'config'): Conf
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return base;
   const defaults = defaultConfig() as unknown as Record<string, Json>;
   for (const [section, values] of Object.entries(patch as Json)) {
-    if (!(section in defaults) || values === null || typeof values !== 'object' || Array.isArray(values)) continue;
+    // Own keys only: `in` would take "constructor" or "__proto__" for a section and write through to Object.
+    if (!Object.hasOwn(defaults, section) || values === null || typeof values !== 'object' || Array.isArray(values)) continue;
     for (const [key, value] of Object.entries(values as Json)) {
-      if (!(key in defaults[section]) || value === undefined) continue;
+      if (!Object.hasOwn(defaults[section], key) || value === undefined) continue;
       const expected = typeof defaults[section][key];
       if (typeof value !== expected || (expected === 'number' && !Number.isFinite(value))) {
         throw AppError.badRequest('model.config.is_valid.app_error', `${where}: ${section}.${key} must be a ${expected}.`);

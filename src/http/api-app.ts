@@ -1,12 +1,13 @@
 import express, { NextFunction, Request, Response } from 'express';
+import { createRequire } from 'node:module';
 import * as OpenApiValidator from 'express-openapi-validator';
-import OpenAPIBackend, { type Context } from 'openapi-backend';
+import OpenAPIBackend, { type Context, type Operation, type OpenAPIRouter, type Request as RouterRequest } from 'openapi-backend';
 import type { App } from '../app';
 import { AppError } from '../app/errors';
 import type { Session } from '../app/model';
-import { tokenFromRequest } from './auth';
+import { sessionFirst } from './auth';
 import { docsRouter } from './docs';
-import { readBody } from './body';
+import { parseJsonBody, readBody } from './body';
 import { handlers } from './handlers';
 import type { Input, OperationId, Reply } from './operation';
 import { writeError, writeJson } from './writer';
@@ -16,6 +17,36 @@ export interface ApiOptions {
   spec: Record<string, unknown>;
   /** Validate responses against the spec too (on under NODE_ENV=test: every API test is a contract test). */
   validateResponses: boolean;
+  /** Validate requests against the spec (default on; see requestValidationEnabled). */
+  validateRequests?: boolean;
+}
+
+/**
+ * PARLEY_VALIDATE_REQUESTS=false turns request validation off, for API requests and webhook payloads alike. It is a
+ * benchmarking switch (`npm run bench` measures what validation costs), not a production setting: without it,
+ * malformed input reaches the handlers unchecked.
+ */
+export function requestValidationEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return (env.PARLEY_VALIDATE_REQUESTS ?? '').trim().toLowerCase() !== 'false';
+}
+
+interface QueryParameter {
+  in?: string;
+  name?: string;
+  schema?: { type?: string };
+}
+
+/** Without the validator nothing coerces query strings, so the few typed parameters are converted here. */
+function coerceQuery(query: Record<string, unknown>, parameters: unknown): Record<string, unknown> {
+  const out = { ...query };
+  for (const p of (parameters ?? []) as QueryParameter[]) {
+    if (p.in !== 'query' || !p.name || typeof out[p.name] !== 'string') continue;
+    const value = out[p.name] as string;
+    const type = p.schema?.type;
+    if ((type === 'integer' || type === 'number') && value.trim() !== '' && Number.isFinite(Number(value))) out[p.name] = Number(value);
+    else if (type === 'boolean' && (value === 'true' || value === 'false')) out[p.name] = value === 'true';
+  }
+  return out;
 }
 
 interface Locals {
@@ -38,15 +69,92 @@ function validatorError(err: { status?: number; message?: string; errors?: Array
   return new AppError('api.context.response_invalid.app_error', 'The response does not match the API specification.', 500, detail);
 }
 
+function pathTemplateToPattern(path: string): RegExp {
+  const literal = path.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${literal.join('[^/]+')}$`);
+}
+
+/**
+ * openapi-backend's router rebuilds its list of operations (through lodash) and compiles a RegExp per operation on
+ * every request, which costs more than the rest of a small request. This installs the same matching rules (an exact
+ * path first, then path templates by literal length; 404 when no path matches, 405 when no method does) over tables
+ * built once.
+ */
+function precompileRouter(router: OpenAPIRouter): void {
+  const operations = router.getOperations();
+  router.getOperations = () => operations;
+  const exact = new Map<string, Operation[]>();
+  for (const op of operations) exact.set(op.path, [...(exact.get(op.path) ?? []), op]);
+  const templates = operations
+    .map((op, index) => ({ op, index, pattern: pathTemplateToPattern(op.path), literal: op.path.replace(/\{.*?\}/g, '').length }))
+    .sort((a, b) => b.literal - a.literal || a.index - b.index);
+  const match = (req: RouterRequest, strict?: boolean): Operation | undefined => {
+    const normalized = router.normalizeRequest(req);
+    const path = router.normalizePath(normalized.path);
+    const found = exact.get(path)?.find((op) => op.method === normalized.method);
+    if (found) return found;
+    let pathMatched = false;
+    for (const t of templates) {
+      if (!t.pattern.test(path)) continue;
+      pathMatched = true;
+      if (t.op.method === normalized.method) return t.op;
+    }
+    if (strict) throw Error(pathMatched ? '405-methodNotAllowed: this method is not registered for the route' : '404-notFound: no route matches request');
+    return undefined;
+  };
+  router.matchOperation = match as OpenAPIRouter['matchOperation'];
+}
+
+type PathToRegexp = ((path: unknown, options?: Record<string, unknown>) => unknown) & { memoized?: boolean };
+
+/**
+ * express-openapi-validator finds a request's route by compiling every route of the spec with path-to-regexp, one
+ * after the other until one matches, on every request: most of what request validation costs. Compiling is pure
+ * (same route and options, same pattern), so the patterns it compiles are kept. Only string routes with the options
+ * it passes are kept; anything else is compiled as before. (The router of Express compiles its own routes once,
+ * through another entry point of the module.)
+ */
+function memoizeValidatorRoutes(): void {
+  const fromValidator = createRequire(require.resolve('express-openapi-validator'));
+  const module = fromValidator('path-to-regexp') as { pathToRegexp: PathToRegexp };
+  const compile = module.pathToRegexp;
+  if (compile.memoized) return;
+  // Route → compiled pattern per combination of the two flags the validator passes. The route strings are the
+  // validator's own, the same objects on every request, so the lookup is a hash hit, not a string build.
+  const cache = new Map<string, unknown[]>();
+  const memoized: PathToRegexp = (path, options = {}) => {
+    if (typeof path !== 'string') return compile(path, options);
+    let flags = 0;
+    for (const key in options) {
+      if (key === 'sensitive') flags |= options.sensitive ? 1 : 0;
+      else if (key === 'strict') flags |= options.strict ? 2 : 0;
+      else return compile(path, options);
+    }
+    let compiled = cache.get(path);
+    if (!compiled) {
+      compiled = [];
+      cache.set(path, compiled);
+    }
+    return (compiled[flags] ??= compile(path, options));
+  };
+  memoized.memoized = true;
+  module.pathToRegexp = memoized;
+}
+
 /** Express app for /api/v4: body → spec validation → session → operationId handler → one writer. */
 export async function createApiApp(app: App, options: ApiOptions): Promise<express.Express> {
+  const validateRequests = options.validateRequests ?? requestValidationEnabled();
   const api = new OpenAPIBackend({ definition: options.spec as never, validate: false, quick: true });
   const dispatch = async (c: Context, req: Request, res: Response): Promise<void> => {
     const operationId = c.operation.operationId as OperationId;
     const locals = res.locals as Locals;
+    // A schema without required properties lets an empty body through the validator; handlers expect a body.
+    if (req.body === undefined && (c.operation.requestBody as { required?: boolean } | undefined)?.required) {
+      throw AppError.badRequest('api.context.invalid_body_param.app_error', 'The request body is missing.');
+    }
     const input: Input<OperationId> = {
       path: c.request.params as never,
-      query: req.query as never,
+      query: (validateRequests ? req.query : coerceQuery(req.query as Record<string, unknown>, c.operation.parameters)) as never,
       body: req.body as never,
       headers: req.headers,
       token: locals.token,
@@ -82,6 +190,7 @@ export async function createApiApp(app: App, options: ApiOptions): Promise<expre
   });
   api.registerSecurityHandler('bearerAuth', (_c: Context, _req: Request, res: Response) => (res.locals as Locals).session !== null);
   await api.init();
+  precompileRouter(api.router);
 
   const web = express();
   web.disable('x-powered-by');
@@ -101,6 +210,9 @@ export async function createApiApp(app: App, options: ApiOptions): Promise<expre
   // Served beside the API, outside the spec it publishes.
   web.use(docsRouter(options.spec));
 
+  // The session, and a 401 for an operation that needs one, before the body is read or validated (as Mattermost).
+  web.use(sessionFirst((token) => app.users.authenticate(token), (r) => api.matchOperation(r as never), options.spec));
+
   // Bodies are read with the live MaximumPayloadSizeBytes: a change by PatchConfig applies to the next request.
   web.use(async (req: Request, _res: Response, next: NextFunction) => {
     try {
@@ -109,11 +221,7 @@ export async function createApiApp(app: App, options: ApiOptions): Promise<expre
       if (raw.length === 0) return next();
       // Mattermost reads every API body as JSON whatever its Content-Type (curl -d sends form-urlencoded), so we
       // do too, and tell the validator it is JSON.
-      try {
-        req.body = JSON.parse(raw.toString('utf8'));
-      } catch (err) {
-        throw AppError.badRequest('api.context.invalid_body_param.app_error', 'The request body is not valid JSON.', (err as Error).message);
-      }
+      req.body = parseJsonBody(raw);
       req.headers['content-type'] = 'application/json';
       next();
     } catch (err) {
@@ -121,31 +229,25 @@ export async function createApiApp(app: App, options: ApiOptions): Promise<expre
     }
   });
 
-  web.use(
-    OpenApiValidator.middleware({
+  if (validateRequests || options.validateResponses) {
+    memoizeValidatorRoutes();
+    const validator = OpenApiValidator.middleware({
       apiSpec: options.spec as never,
-      validateRequests: { allowUnknownQueryParameters: true, coerceTypes: true, removeAdditional: false },
+      validateRequests: validateRequests ? { allowUnknownQueryParameters: true, coerceTypes: true, removeAdditional: false } : false,
       validateResponses: options.validateResponses ? { removeAdditional: false } : false,
       validateSecurity: false,
+      // API bodies are always read as JSON before this point (only the webhook, served outside Express, takes
+      // multipart), so the per-request multipart middleware would never find anything to do.
+      fileUploader: false,
       validateFormats: true,
+      // ajv-formats' int64 accepts any integer (1e308 too), which the database then refuses (a 500 on MySQL):
+      // an int64 must be a whole number JavaScript holds exactly.
+      formats: { int64: { type: 'number', validate: (v: number) => Number.isSafeInteger(v) } },
       ignoreUndocumented: false,
-    }),
-  );
-
-  web.use(async (req: Request, res: Response, next: NextFunction) => {
-    const locals = res.locals as Locals;
-    locals.token = tokenFromRequest(req);
-    locals.session = null;
-    try {
-      if (locals.token) {
-        locals.session = (await app.users.authenticate(locals.token)) ?? null;
-        // A token that resolves to nothing is an error only where a session is required (the handler says so).
-      }
-      next();
-    } catch (err) {
-      next(err);
-    }
-  });
+    });
+    // With validateSecurity off its middleware only hands the request on: one router layer and promise hop less.
+    web.use(validator.filter((middleware) => middleware.name !== 'securityMiddleware'));
+  }
 
   web.use(async (req: Request, res: Response, next: NextFunction) => {
     try {

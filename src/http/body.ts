@@ -1,8 +1,38 @@
 import type { IncomingMessage } from 'node:http';
 import { AppError } from '../app/errors';
+import { MAX_JSON_DEPTH, nestingExceeds } from '../lib/json-depth';
 
 export const tooLarge = () =>
   new AppError('api.context.request_body_too_large.app_error', 'The request body is too large.', 413);
+
+/** How long the rest of a refused body is read (and dropped) after the 413, before the connection is closed. */
+export const LINGER_MS = 1000;
+
+/**
+ * After a 413 the rest of the body is dropped, never stored, and read only for LINGER_MS: long enough for a client
+ * still sending to read the 413 rather than a connection reset, short enough that an endless upload cannot keep
+ * the server reading. A client that finishes sending within that time keeps its keep-alive connection.
+ */
+function discardRest(req: IncomingMessage): void {
+  req.resume();
+  if (req.complete) return;
+  const socket = req.socket;
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  req.once('end', () => clearTimeout(timer));
+  socket.once('close', () => clearTimeout(timer));
+  // For a `Connection: close` request Node destroys the socket as soon as the answer is written; a client still
+  // writing then gets EPIPE/ECONNRESET instead of the 413. Half-close instead (FIN after the answer), keep dropping
+  // what still arrives, and close the socket after the same linger.
+  socket.destroySoon = function destroySoon(this: typeof socket) {
+    if (this.writable) this.end();
+    // Closed for good after the linger, even if the client never closes its side.
+    const linger = setTimeout(() => this.destroy(), LINGER_MS);
+    linger.unref();
+    this.once('close', () => clearTimeout(linger));
+    return this;
+  } as typeof socket.destroySoon;
+}
 
 /**
  * Reads a request body up to `limit` bytes. A declared Content-Length over the limit is refused before a byte is
@@ -11,7 +41,7 @@ export const tooLarge = () =>
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
-    req.resume();
+    discardRest(req);
     return Promise.reject(tooLarge());
   }
   return new Promise((resolve, reject) => {
@@ -24,7 +54,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       if (size > limit) {
         done = true;
         chunks.length = 0;
-        req.resume();
+        discardRest(req);
         reject(tooLarge());
         return;
       }
@@ -43,4 +73,21 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       }
     });
   });
+}
+
+/**
+ * Parses an API request body as JSON: invalid JSON, and JSON nested deeper than any real request (whose
+ * serialisation, cloning or validation would overflow the stack), are 400s.
+ */
+export function parseJsonBody(raw: Buffer): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString('utf8'));
+  } catch (err) {
+    throw AppError.badRequest('api.context.invalid_body_param.app_error', 'The request body is not valid JSON.', (err as Error).message);
+  }
+  if (nestingExceeds(value)) {
+    throw AppError.badRequest('api.context.invalid_body_param.app_error', `The request body nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep.`);
+  }
+  return value;
 }

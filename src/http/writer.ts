@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { AppError } from '../app/errors';
+import { isDatabaseUnavailable } from '../lib/db-errors';
 
 /**
  * Writes JSON with `Content-Type: application/json` exactly: Client4 parses bodies only on that exact value, and
@@ -50,22 +51,5 @@ export function writeError(res: ServerResponse, err: unknown, requestId: string,
   return body;
 }
 
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'PROTOCOL_CONNECTION_LOST',
-  'ER_CON_COUNT_ERROR',
-  'SQLITE_BUSY',
-  'SQLITE_CANTOPEN',
-  'SQLITE_IOERR',
-  'SQLITE_FULL',
-]);
-
-/** Connection-level failures (database down, pool exhausted) are 503: the request may be retried. */
-export function isDatabaseUnavailable(err: unknown): boolean {
-  if (!err || typeof err !== 'object') return false;
-  const e = err as { code?: string; name?: string; fatal?: boolean };
-  return (e.code !== undefined && UNAVAILABLE_CODES.has(e.code)) || e.name === 'KnexTimeoutError' || e.fatal === true;
-}
+/** Connection-level DB failures (database down, pool exhausted, connection killed) are 503: retry later. */
+export { isDatabaseUnavailable };

@@ -39,13 +39,50 @@ function mysqlConnection(dataSource: string): Knex.MySql2ConnectionConfig {
   };
 }
 
+interface SqliteConnection {
+  pragma(sql: string): unknown;
+  prepare(sql: string): unknown;
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Knex prepares every query anew on better-sqlite3, which costs as much as running a small one. The connection keeps
+ * its most recently used statements instead (Knex only ever runs them to completion, so sharing one is safe).
+ */
+function cacheStatements(conn: SqliteConnection): void {
+  const prepare = conn.prepare.bind(conn);
+  const cache = new Map<string, unknown>();
+  conn.prepare = (sql: string) => {
+    let statement = cache.get(sql);
+    if (statement) {
+      // Re-inserted so the map's order is least recently used first.
+      cache.delete(sql);
+    } else {
+      statement = prepare(sql);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    }
+    cache.set(sql, statement);
+    return statement;
+  };
+}
+
+/**
+ * How long a request waits for a pooled MySQL connection (all busy, or none can be opened) before it is answered
+ * 503, and how long opening one may take. A hung or unreachable database then costs a client seconds, not minutes.
+ */
+export const ACQUIRE_TIMEOUT_MS = 5000;
+export const CONNECT_TIMEOUT_MS = 5000;
+
 export function openDatabase(options: DatabaseOptions): Database {
   let knex: Knex;
   if (options.driverName === 'mysql') {
     knex = knexFactory({
       client: 'mysql2',
-      connection: mysqlConnection(options.dataSource),
+      connection: { ...mysqlConnection(options.dataSource), connectTimeout: CONNECT_TIMEOUT_MS },
       pool: { min: 0, max: options.maxConnections ?? 10 },
+      // Knex's default is 60 s: with the database hung, every request would hang that long. Fail fast instead (503).
+      acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
     });
   } else {
     const filename = options.dataSource.replace(/^sqlite:(\/\/)?/, '');
@@ -58,7 +95,8 @@ export function openDatabase(options: DatabaseOptions): Database {
       pool: {
         min: 1,
         max: 1,
-        afterCreate: (conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) => {
+        afterCreate: (conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) => {
+          cacheStatements(conn);
           conn.pragma('journal_mode = WAL');
           // FULL: a commit is on disk before we answer, so an acknowledged post survives power loss, not only a crash.
           conn.pragma('synchronous = FULL');

@@ -22,10 +22,16 @@ export interface Stores {
   transaction<T>(fn: (tx: Stores) => Promise<T>): Promise<T>;
   /** Cheap liveness probe of the database, for the ping health status. */
   ping(): Promise<boolean>;
+  /**
+   * How many write transactions are worth having in flight at once (see GroupCommit): 1 on SQLite, whose single
+   * connection runs one at a time anyway; 2 on MySQL, so one batch is built and sent while the previous one commits.
+   */
+  concurrentWriters: number;
 }
 
 function storesOver(executor: Executor, knex: Knex): Stores {
   return {
+    concurrentWriters: knex.client.config.client === 'mysql2' ? 2 : 1,
     users: new UsersStore(executor),
     sessions: new SessionsStore(executor),
     teams: new TeamsStore(executor),

@@ -48,6 +48,29 @@ function toRow(p: Post): Row {
   };
 }
 
+// Multi-row INSERTs stay under every driver's limits: SQLite's 32766 variables (17 per row) and MySQL's
+// max_allowed_packet (16 MB by default; a post's props alone may reach about 3 MB).
+const MAX_ROWS_PER_INSERT = 200;
+const MAX_CHARS_PER_INSERT = 1_000_000;
+
+function insertChunks(rows: Row[]): Row[][] {
+  const chunks: Row[][] = [];
+  let chunk: Row[] = [];
+  let chars = 0;
+  for (const row of rows) {
+    const size = String(row.message).length + String(row.props).length + String(row.metadata ?? '').length + 200;
+    if (chunk.length > 0 && (chunk.length >= MAX_ROWS_PER_INSERT || chars + size > MAX_CHARS_PER_INSERT)) {
+      chunks.push(chunk);
+      chunk = [];
+      chars = 0;
+    }
+    chunk.push(row);
+    chars += size;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
 /** What one post write changes besides the posts: channel counters, mention counts, the poster's read state. */
 export interface PostWrite {
   channelId: string;
@@ -74,44 +97,84 @@ export class PostsStore {
 
   /** Must run inside a transaction: the posts and every counter they move commit together or not at all. */
   async write(w: PostWrite): Promise<void> {
+    await this.writeMany([w]);
+  }
+
+  /**
+   * Several writes in one go (a group commit): every post in as few multi-row INSERTs as the size limits allow, then
+   * one counter UPDATE per channel, one mention UPDATE per channel and increment, one read-state UPDATE per poster.
+   * Must run inside a transaction.
+   */
+  async writeMany(writes: PostWrite[]): Promise<void> {
     const db = this.db;
-    const rows = w.posts.map(toRow);
-    // Chunked so a split webhook message never exceeds a driver's placeholder limit.
-    for (let i = 0; i < rows.length; i += 50) await db('posts').insert(rows.slice(i, i + 50));
-    const rootPosts = w.posts.filter((p) => p.root_id === '');
-    const roots = rootPosts.length;
-    const last = Math.max(...w.posts.map((p) => p.create_at));
-    // Replies must not move last_root_post_at: it is the time of the newest thread start.
-    const lastRoot = Math.max(...rootPosts.map((p) => p.create_at));
-    const channelUpdate: Record<string, unknown> = {
-      total_msg_count: db.raw('total_msg_count + ?', [w.posts.length]),
-      total_msg_count_root: db.raw('total_msg_count_root + ?', [roots]),
-      last_post_at: db.raw('CASE WHEN last_post_at < ? THEN ? ELSE last_post_at END', [last, last]),
-    };
-    if (roots > 0) channelUpdate.last_root_post_at = db.raw('CASE WHEN last_root_post_at < ? THEN ? ELSE last_root_post_at END', [lastRoot, lastRoot]);
-    await db('channels').where({ id: w.channelId }).update(channelUpdate);
-    // Group users by identical increments so a post mentioning many members is one UPDATE, not one per member.
-    const groups = new Map<string, string[]>();
-    for (const [userId, n] of w.mentions) {
-      const key = `${n.all}:${n.root}`;
-      groups.set(key, [...(groups.get(key) ?? []), userId]);
+    const posts = writes.flatMap((w) => w.posts);
+    if (posts.length === 0) return;
+    for (const chunk of insertChunks(posts.map(toRow))) await db('posts').insert(chunk);
+
+    const channels = new Map<string, { count: number; roots: number; last: number; lastRoot: number }>();
+    const mentions = new Map<string, Map<string, { all: number; root: number }>>();
+    const viewed = new Map<string, { channelId: string; userId: string; last: number }>();
+    for (const w of writes) {
+      if (w.posts.length === 0) continue;
+      const c = channels.get(w.channelId) ?? { count: 0, roots: 0, last: 0, lastRoot: 0 };
+      let last = 0;
+      for (const p of w.posts) {
+        c.count++;
+        last = Math.max(last, p.create_at);
+        // Replies must not move last_root_post_at: it is the time of the newest thread start.
+        if (p.root_id === '') {
+          c.roots++;
+          c.lastRoot = Math.max(c.lastRoot, p.create_at);
+        }
+      }
+      c.last = Math.max(c.last, last);
+      channels.set(w.channelId, c);
+      const m = mentions.get(w.channelId) ?? new Map<string, { all: number; root: number }>();
+      for (const [userId, n] of w.mentions) {
+        const sum = m.get(userId) ?? { all: 0, root: 0 };
+        m.set(userId, { all: sum.all + n.all, root: sum.root + n.root });
+      }
+      mentions.set(w.channelId, m);
+      if (w.viewedBy) {
+        const key = `${w.channelId}/${w.viewedBy}`;
+        viewed.set(key, { channelId: w.channelId, userId: w.viewedBy, last: Math.max(last, viewed.get(key)?.last ?? 0) });
+      }
     }
-    for (const [key, userIds] of groups) {
-      const [all, root] = key.split(':').map(Number);
-      await db('channel_members')
-        .where('channel_id', w.channelId)
-        .whereIn('user_id', userIds)
-        .update({
-          mention_count: db.raw('mention_count + ?', [all]),
-          mention_count_root: db.raw('mention_count_root + ?', [root]),
-        });
+    // In id order, so concurrent batches (other processes) lock the channel rows in the same order: no deadlock.
+    for (const channelId of [...channels.keys()].sort()) {
+      const c = channels.get(channelId)!;
+      const channelUpdate: Record<string, unknown> = {
+        total_msg_count: db.raw('total_msg_count + ?', [c.count]),
+        total_msg_count_root: db.raw('total_msg_count_root + ?', [c.roots]),
+        last_post_at: db.raw('CASE WHEN last_post_at < ? THEN ? ELSE last_post_at END', [c.last, c.last]),
+      };
+      if (c.roots > 0) channelUpdate.last_root_post_at = db.raw('CASE WHEN last_root_post_at < ? THEN ? ELSE last_root_post_at END', [c.lastRoot, c.lastRoot]);
+      await db('channels').where({ id: channelId }).update(channelUpdate);
     }
-    if (w.viewedBy) {
+    for (const [channelId, byUser] of [...mentions].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      // Group users by identical increments so a post mentioning many members is one UPDATE, not one per member.
+      const groups = new Map<string, string[]>();
+      for (const [userId, n] of byUser) {
+        const key = `${n.all}:${n.root}`;
+        groups.set(key, [...(groups.get(key) ?? []), userId]);
+      }
+      for (const [key, userIds] of groups) {
+        const [all, root] = key.split(':').map(Number);
+        await db('channel_members')
+          .where('channel_id', channelId)
+          .whereIn('user_id', userIds.sort())
+          .update({
+            mention_count: db.raw('mention_count + ?', [all]),
+            mention_count_root: db.raw('mention_count_root + ?', [root]),
+          });
+      }
+    }
+    for (const v of [...viewed.values()].sort((a, b) => (a.channelId + a.userId < b.channelId + b.userId ? -1 : 1))) {
       await db('channel_members')
-        .where({ channel_id: w.channelId, user_id: w.viewedBy })
+        .where({ channel_id: v.channelId, user_id: v.userId })
         .update({
-          last_viewed_at: last,
-          last_update_at: last,
+          last_viewed_at: v.last,
+          last_update_at: v.last,
           // Posting in a channel reads it, as in Mattermost: the poster's unread mentions are cleared too.
           mention_count: 0,
           mention_count_root: 0,
@@ -155,14 +218,22 @@ export class PostsStore {
 
   /** Posts strictly older than the anchor (newest first), or strictly newer (oldest first). */
   async around(q: CursorQuery, anchor: { create_at: number; id: string }, direction: 'before' | 'after'): Promise<Post[]> {
+    return (await this.beyond(q, anchor, direction)).map(mapPost);
+  }
+
+  /** Rows of the channel beyond the anchor in (create_at, id) order, nearest first. */
+  private beyond(q: CursorQuery, anchor: { create_at: number; id: string }, direction: 'before' | 'after'): Knex.QueryBuilder {
     const op = direction === 'before' ? '<' : '>';
     const order = direction === 'before' ? 'desc' : 'asc';
-    const rows = await this.live(this.db('posts').where('channel_id', q.channelId), q.includeDeleted)
-      .where((w) => w.where('create_at', op, anchor.create_at).orWhere((x) => x.where('create_at', anchor.create_at).where('id', op, anchor.id)))
+    // (create_at, id) beyond the anchor, written with a plain bound on create_at first so both databases answer it
+    // as an index range starting at the anchor: the cost does not grow with the posts between the anchor and the
+    // newest one (an OR alone makes SQLite walk the channel from its newest post down).
+    return this.live(this.db('posts').where('channel_id', q.channelId), q.includeDeleted)
+      .where('create_at', `${op}=`, anchor.create_at)
+      .where((w) => w.where('create_at', op, anchor.create_at).orWhere('id', op, anchor.id))
       .orderBy([{ column: 'create_at', order }, { column: 'id', order }])
       .offset(q.page * q.perPage)
       .limit(q.perPage);
-    return rows.map(mapPost);
   }
 
   /** Every post changed after `since` (deleted ones too, so clients learn of deletions), oldest first, capped. */
@@ -177,8 +248,8 @@ export class PostsStore {
 
   /** The id of the next live post beyond the anchor in the given direction, or '' at either end. */
   async neighbourId(channelId: string, anchor: { create_at: number; id: string }, direction: 'before' | 'after'): Promise<string> {
-    const [post] = await this.around({ channelId, perPage: 1, page: 0, includeDeleted: false }, anchor, direction);
-    return post?.id ?? '';
+    const [row] = await this.beyond({ channelId, perPage: 1, page: 0, includeDeleted: false }, anchor, direction).select('id');
+    return row ? str(row.id) : '';
   }
 
   /** The channel's last change time: cheap on the (channel_id, update_at) index, and the basis of its ETag. */

@@ -1,6 +1,7 @@
 import busboy from 'busboy';
 import { Readable } from 'node:stream';
 import { AppError } from '../app/errors';
+import { MAX_JSON_DEPTH, nestingExceeds } from '../lib/json-depth';
 import { parseMediaType } from './content-type';
 
 /** The JSON fields a multipart request may carry as individual parts. */
@@ -70,8 +71,12 @@ async function fromMultipart(contentType: string, body: Buffer): Promise<Record<
     parser.on('field', (name, value) => {
       if (!fields.has(name)) fields.set(name, value);
     });
-    // Webhooks cannot attach files: file parts are read and dropped.
-    parser.on('file', (_name, stream) => stream.resume());
+    // Webhooks cannot attach files: file parts are read and dropped. A form cut short inside a file part fails the
+    // file stream too; without a listener that 'error' would be unhandled and take the process down.
+    parser.on('file', (_name, stream) => {
+      stream.on('error', () => undefined);
+      stream.resume();
+    });
     parser.on('error', (err: Error) => reject(parseError(`Malformed multipart request: ${err.message}`)));
     parser.on('close', () => resolve());
     Readable.from([body]).pipe(parser);
@@ -104,12 +109,15 @@ export function fromJson(text: string): Record<string, unknown> {
   }
   if (value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value)) throw parseError('The payload must be a JSON object.');
+  if (nestingExceeds(value)) throw parseError(`The payload nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep.`);
   return normaliseKeys(value as Record<string, unknown>);
 }
 
 function normaliseKeys(raw: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
+    // Unknown fields are ignored anyway; assigning this one would replace the payload's prototype instead.
+    if (key === '__proto__') continue;
     const known = KNOWN_FIELDS.find((f) => f === key) ?? KNOWN_FIELDS.find((f) => f === key.toLowerCase());
     const name = known ?? key;
     // An exact key wins over a differently-cased one; among the rest, the last one wins (Go's decoder).

@@ -1,0 +1,435 @@
+// `npm run bench` (after a build): Parley against bare baselines, on SQLite and MariaDB, in one run on this machine.
+//
+//   node scripts/bench/run.mjs [--quick] [--no-mysql] [--rounds=N] [--duration=S] [--big=N] [--big-mysql=N]
+//                              [--only=webhook,latency,validation,history,coldstart] [--filter=REGEX] [--json=FILE]
+//
+// --quick: about 2 minutes (one round, 3 s runs, a 100k-post history channel). Default: about 9 minutes (3 rounds,
+// 5 s runs, 1M posts). --only and --filter run a subset, for working on one figure; a published run runs everything.
+// Environment: PARLEY_BENCH_MYSQL (default mysql://parley:parley@127.0.0.1:3306/, the user must create databases).
+//
+// Every figure is the median of alternating rounds (the order rotates each round); ratios are taken between medians
+// of the same run. The load generator (autocannon) shares the machine with the servers and the database.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { ROOT, cpuSeconds, fmt, load, loadAtRate, log, median, rssMb, sampleRss, sleep, spawnBare, spawnParley, table } from './lib.mjs';
+import { createMysqlDatabase, migrateDatabase, seedPosts } from './seed.mjs';
+
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(`--${name}`);
+const option = (name, fallback) => {
+  const a = argv.find((x) => x.startsWith(`--${name}=`));
+  return a ? a.slice(name.length + 3) : fallback;
+};
+const quick = flag('quick');
+const withMysql = !flag('no-mysql');
+const ROUNDS = Number(option('rounds', quick ? 1 : 3));
+const DURATION = Number(option('duration', quick ? 3 : 5));
+const WARM = quick ? 1 : 2;
+const SMALL = 10_000;
+const BIG = Number(option('big', quick ? 100_000 : 1_000_000));
+const BIG_MYSQL = Number(option('big-mysql', BIG));
+const CONNECTIONS = 50;
+const HISTORY_CONNECTIONS = 20;
+const ONLY = option('only', 'webhook,latency,validation,history,coldstart').split(',');
+const FILTER = new RegExp(option('filter', '.'));
+const runs = (section) => ONLY.includes(section);
+const MYSQL_SERVER = process.env.PARLEY_BENCH_MYSQL ?? 'mysql://parley:parley@127.0.0.1:3306/';
+const PASSWORD = 'Passw0rd!bench';
+// A typical CI notification: Slack-style, no mention, to the hook's own channel.
+const PAYLOAD = JSON.stringify({
+  text: 'Build 4711 of parley passed on main: 849 tests, 0 failures. Deployed to staging in 42s.',
+  username: 'ci',
+  icon_emoji: ':white_check_mark:',
+});
+
+const started = Date.now();
+const processes = [];
+const cleanups = [];
+const results = { meta: {}, webhook: {}, halfRate: {}, validation: {}, history: {}, coldStart: {}, rss: {} };
+let mysqldPid = NaN;
+
+async function api(url, method, path, body, token) {
+  const res = await fetch(url + path, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return { body: text ? JSON.parse(text) : undefined, headers: res.headers };
+}
+
+/** Through the API: the first user (system admin), a team, a webhook on town-square, two history channels. */
+async function setupWorld(url) {
+  const user = (await api(url, 'POST', '/api/v4/users', { username: 'bench', email: 'bench@example.com', password: PASSWORD })).body;
+  const token = (await api(url, 'POST', '/api/v4/users/login', { login_id: 'bench', password: PASSWORD })).headers.get('token');
+  const team = (await api(url, 'POST', '/api/v4/teams', { name: 'bench', display_name: 'Bench', type: 'O' }, token)).body;
+  const town = (await api(url, 'GET', `/api/v4/teams/${team.id}/channels/name/town-square`, undefined, token)).body;
+  const hook = (await api(url, 'POST', '/api/v4/hooks/incoming', { channel_id: town.id, display_name: 'CI' }, token)).body;
+  const channel = async (name) => (await api(url, 'POST', '/api/v4/channels', { team_id: team.id, name, display_name: name, type: 'O' }, token)).body.id;
+  return { token, userId: user.id, teamId: team.id, townId: town.id, hookId: hook.id, small: await channel('history-small'), big: await channel('history-big') };
+}
+
+async function start(spawnFn) {
+  const p = await spawnFn();
+  processes.push(p);
+  log(`${p.name} ready in ${p.readyMs.toFixed(0)} ms (pid ${p.pid})`);
+  return p;
+}
+
+async function cleanup() {
+  for (const p of processes.splice(0)) await p.stop().catch(() => {});
+  for (const c of cleanups.splice(0).reverse()) await c().catch(() => {});
+}
+process.on('SIGINT', () => cleanup().finally(() => process.exit(130)));
+
+/** A measured run, with the CPU time the server (and the database server) spent on it per 2xx response. */
+async function measured(t, opts) {
+  const cpu0 = cpuSeconds(t.proc.pid);
+  const db0 = t.db ? cpuSeconds(mysqldPid) : NaN;
+  const r = await load(t.url, { ...t, ...opts });
+  const answered = r.rps * opts.duration;
+  return { ...r, cpuUs: ((cpuSeconds(t.proc.pid) - cpu0) / answered) * 1e6, dbCpuUs: t.db ? ((cpuSeconds(mysqldPid) - db0) / answered) * 1e6 : NaN };
+}
+
+/** Runs each target once per round, rotating the order every round; returns the per-target lists of results. */
+async function rounds(allTargets, runOne) {
+  const targets = allTargets.filter((t) => FILTER.test(t.key));
+  const out = new Map(targets.map((t) => [t.key, []]));
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = targets.map((_, i) => targets[(i + r) % targets.length]);
+    for (const t of order) {
+      const res = await runOne(t, r);
+      out.get(t.key).push(res);
+      const bad = res.non2xx || res.errors ? `, NON-2XX ${res.non2xx}, ERRORS ${res.errors}` : '';
+      const cpu = Number.isFinite(res.cpuUs) ? `, server CPU ${res.cpuUs.toFixed(0)} µs/req` : '';
+      log(`  round ${r + 1}/${ROUNDS} ${t.key}: ${fmt.int(res.rps)} req/s, p50 ${fmt.ms(res.p50)} ms, p99 ${fmt.ms(res.p99)} ms${cpu}${bad}`);
+    }
+  }
+  return out;
+}
+
+function summarise(list) {
+  const m = (f) => median(list.map(f));
+  return {
+    rps: m((x) => x.rps),
+    p50: m((x) => x.p50),
+    p99: m((x) => x.p99),
+    p999: m((x) => x.p999),
+    cpuUs: m((x) => x.cpuUs),
+    dbCpuUs: m((x) => x.dbCpuUs),
+    non2xx: list.reduce((a, x) => a + x.non2xx, 0),
+    errors: list.reduce((a, x) => a + x.errors, 0),
+    runs: list.map((x) => Math.round(x.rps)),
+  };
+}
+
+async function main() {
+  const cpus = os.cpus();
+  results.meta = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cores: cpus.length,
+    cpu: cpus[0]?.model ?? 'unknown',
+    memoryGb: +(os.totalmem() / 2 ** 30).toFixed(1),
+    kernel: os.release(),
+    loadBefore: os.loadavg()[0],
+    quick,
+    rounds: ROUNDS,
+    durationS: DURATION,
+    connections: CONNECTIONS,
+  };
+  log(`Parley bench${quick ? ' (quick)' : ''}: ${results.meta.cores} cores (${results.meta.cpu}), Node ${results.meta.node}, ${ROUNDS} round(s) × ${DURATION} s, ${CONNECTIONS} connections, load average ${results.meta.loadBefore.toFixed(2)}`);
+  const { default: Database } = await import('better-sqlite3');
+  results.meta.sqlite = new Database(':memory:').prepare('select sqlite_version() v').get().v;
+
+  const dir = mkdtempSync(join(os.tmpdir(), 'parley-bench-'));
+  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  const suffix = `${process.pid}`;
+
+  // ---- databases and processes ------------------------------------------------------------------------------
+  const dbs = { sqlite: { driver: 'sqlite', dataSource: join(dir, 'parley.db') } };
+  if (withMysql) {
+    const mysql = await import('mysql2/promise');
+    const c = await mysql.createConnection({ uri: MYSQL_SERVER });
+    const [[v]] = await c.query('SELECT VERSION() AS v, @@innodb_flush_log_at_trx_commit AS f, @@log_bin AS b, @@pid_file AS pidFile');
+    await c.end();
+    results.meta.mariadb = `${v.v} (innodb_flush_log_at_trx_commit=${v.f}, log_bin=${v.b})`;
+    try {
+      mysqldPid = Number(readFileSync(v.pidFile, 'utf8').trim());
+    } catch {
+      // The database server's CPU is then not reported.
+    }
+    const made = await createMysqlDatabase(MYSQL_SERVER, `parley_bench_${suffix}`);
+    cleanups.push(made.drop);
+    dbs.mysql = { driver: 'mysql', dataSource: made.dataSource };
+  }
+
+  const parley = {};
+  const worlds = {};
+  for (const [key, db] of Object.entries(dbs)) {
+    parley[key] = await start(() => spawnParley(`parley-${key}`, db));
+    results.coldStart[key] = { firstStartMs: parley[key].readyMs };
+    worlds[key] = await setupWorld(parley[key].url);
+    results.rss[key] = { idleMb: rssMb(parley[key].pid) };
+  }
+  // The same SQLite database served by a second process with request validation off (a benchmarking switch).
+  const noValidation = await start(() => spawnParley('parley-sqlite-novalidate', { ...dbs.sqlite, extraEnv: { PARLEY_VALIDATE_REQUESTS: 'false' } }));
+
+  const bare = {};
+  bare.http = await start(() => spawnBare('bare-http', 'http'));
+  const bareSqlite = join(dir, 'bare.db');
+  await migrateDatabase('sqlite', bareSqlite);
+  bare.sqlite = await start(() => spawnBare('bare-sqlite-insert', 'sqlite', bareSqlite));
+  if (withMysql) {
+    for (const mode of ['mysql-pool', 'mysql-naive']) {
+      const made = await createMysqlDatabase(MYSQL_SERVER, `parley_bench_${mode.replace('-', '_')}_${suffix}`);
+      cleanups.push(made.drop);
+      await migrateDatabase('mysql', made.dataSource);
+      bare[mode] = await start(() => spawnBare(`bare-${mode}`, mode, made.dataSource));
+    }
+  }
+
+  // The small history channels first: the validation runs read one of them.
+  for (const [key, db] of Object.entries(dbs)) {
+    const w = worlds[key];
+    const seeded = await seedPosts({ ...db, channelId: w.small, userId: w.userId, count: SMALL, label: `${key} ${SMALL.toLocaleString('en-US')}` });
+    w.smallAnchor = seeded.anchors[100];
+  }
+
+  const hookPost = (proc, key) => ({ url: `${proc.url}/hooks/${worlds[key]?.hookId ?? 'x'}`, method: 'POST', body: PAYLOAD, proc });
+
+  // ---- 1. webhook throughput --------------------------------------------------------------------------------
+  async function webhookSection() {
+    log('1. webhook POST throughput (closed loop, maximum rate)');
+    const targets = [
+      { key: 'bare-http', ...hookPost(bare.http) },
+      { key: 'bare-sqlite-insert', ...hookPost(bare.sqlite) },
+      { key: 'parley-sqlite', ...hookPost(parley.sqlite, 'sqlite') },
+    ];
+    if (withMysql) {
+      targets.push(
+        { key: 'bare-mysql-naive', ...hookPost(bare['mysql-naive']), db: true },
+        { key: 'bare-mysql-pool-insert', ...hookPost(bare['mysql-pool']), db: true },
+        { key: 'parley-mysql', ...hookPost(parley.mysql, 'mysql'), db: true },
+      );
+    }
+    for (const t of targets.filter((x) => FILTER.test(x.key))) await load(t.url, { ...t, connections: CONNECTIONS, duration: WARM + 1 });
+    const rssPeak = {};
+    const wh = await rounds(targets, async (t) => {
+      await load(t.url, { ...t, connections: CONNECTIONS, duration: WARM });
+      const sampler = sampleRss(t.proc.pid);
+      const r = await measured(t, { connections: CONNECTIONS, duration: DURATION });
+      rssPeak[t.key] = Math.max(rssPeak[t.key] ?? 0, sampler.stop().peak);
+      return r;
+    });
+    for (const [k, list] of wh) results.webhook[k] = summarise(list);
+    for (const key of Object.keys(dbs)) results.rss[key].webhookPeakMb = rssPeak[`parley-${key}`];
+    if (!runs('latency')) return;
+
+    // ---- 2. latency at half of the maximum rate -------------------------------------------------------------
+    log('2. webhook latency at 50% of the maximum rate (fixed overall rate)');
+    const halfTargets = targets.filter((t) => t.key.startsWith('parley-') && results.webhook[t.key]).map((t) => ({ ...t, rate: results.webhook[t.key].rps / 2 }));
+    const half = await rounds(halfTargets, (t) => loadAtRate(t.url, { ...t, connections: CONNECTIONS, duration: DURATION, rate: t.rate }));
+    for (const [k, list] of half) results.halfRate[k] = { offered: halfTargets.find((t) => t.key === k).rate, ...summarise(list) };
+  }
+
+  // ---- 3. the cost of request validation --------------------------------------------------------------------
+  async function validationSection() {
+    log('3. request validation on vs off (SQLite, same database, PARLEY_VALIDATE_REQUESTS=false on the second process)');
+    const w = worlds.sqlite;
+    const auth = { authorization: `Bearer ${w.token}` };
+    const targets = [];
+    for (const [onOff, proc] of [['on', parley.sqlite], ['off', noValidation]]) {
+      targets.push(
+        { key: `webhook-validate-${onOff}`, ...hookPost(proc, 'sqlite') },
+        { key: `GetPostsForChannel-validate-${onOff}`, url: `${proc.url}/api/v4/channels/${w.small}/posts?page=0&per_page=60`, headers: auth, proc },
+        {
+          key: `CreatePost-validate-${onOff}`,
+          url: `${proc.url}/api/v4/posts`,
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ channel_id: w.townId, message: 'A message posted through the API, as a client would.' }),
+          proc,
+        },
+      );
+    }
+    const val = await rounds(targets, async (t, round) => {
+      await load(t.url, { ...t, connections: CONNECTIONS, duration: round === 0 ? WARM : 1 });
+      return measured(t, { connections: CONNECTIONS, duration: DURATION });
+    });
+    for (const [k, list] of val) results.validation[k] = summarise(list);
+  }
+
+  // ---- 4. channel history at page 0 and at a deep cursor, small vs big channel ------------------------------
+  async function historySection() {
+    log('4. GetPostsForChannel: page 0 and deep cursor, small vs big channel');
+    for (const [key, db] of Object.entries(dbs)) {
+      const big = key === 'mysql' ? BIG_MYSQL : BIG;
+      const seeded = await seedPosts({ ...db, channelId: worlds[key].big, userId: worlds[key].userId, count: big, label: `${key} ${big.toLocaleString('en-US')}` });
+      worlds[key].bigAnchor = seeded.anchors[100];
+      results.history[key] = { small: SMALL, big, seedSeconds: seeded.seconds, seedRowsPerS: big / seeded.seconds };
+    }
+    const targets = [];
+    for (const key of Object.keys(dbs)) {
+      const wk = worlds[key];
+      const headers = { authorization: `Bearer ${wk.token}` };
+      const base = (ch) => `${parley[key].url}/api/v4/channels/${ch}/posts`;
+      const proc = parley[key];
+      targets.push(
+        { key: `${key}-small-page0`, url: `${base(wk.small)}?page=0&per_page=60`, headers, proc },
+        { key: `${key}-small-deep`, url: `${base(wk.small)}?before=${wk.smallAnchor}&per_page=60`, headers, proc },
+        { key: `${key}-big-page0`, url: `${base(wk.big)}?page=0&per_page=60`, headers, proc },
+        { key: `${key}-big-deep`, url: `${base(wk.big)}?before=${wk.bigAnchor}&per_page=60`, headers, proc },
+      );
+    }
+    const hist = await rounds(targets, async (t, round) => {
+      await load(t.url, { ...t, connections: HISTORY_CONNECTIONS, duration: round === 0 ? WARM : 1 });
+      return measured(t, { connections: HISTORY_CONNECTIONS, duration: DURATION });
+    });
+    for (const [k, list] of hist) {
+      const [db, size, where] = k.split('-');
+      results.history[db][`${size}-${where}`] = summarise(list);
+    }
+    for (const key of Object.keys(dbs)) results.rss[key].afterHistoryMb = rssMb(parley[key].pid);
+  }
+
+  // ---- 5. cold start on the populated database --------------------------------------------------------------
+  async function coldStartSection() {
+    log('5. cold start to ready (spawn → first 200 from GetPing), populated database');
+    for (const [key, db] of Object.entries(dbs)) {
+      const times = [];
+      const idle = [];
+      for (let i = 0; i < 3; i++) {
+        const p = await spawnParley(`cold-${key}`, db);
+        times.push(p.readyMs);
+        await sleep(500);
+        idle.push(rssMb(p.pid));
+        await p.stop();
+      }
+      results.coldStart[key].populatedMs = median(times);
+      results.coldStart[key].runs = times.map((t) => Math.round(t));
+      results.rss[key].idleAfterStartMb = median(idle);
+    }
+  }
+
+  if (runs('webhook')) await webhookSection();
+  if (runs('validation')) await validationSection();
+  if (runs('history')) await historySection();
+  if (runs('coldstart')) await coldStartSection();
+  results.meta.loadAfter = os.loadavg()[0];
+  results.meta.totalSeconds = (Date.now() - started) / 1000;
+}
+
+function report() {
+  const r = results;
+  const m = r.meta;
+  const wh = r.webhook;
+  const out = [];
+  const us = (v) => (Number.isFinite(v) ? v.toFixed(0) : '–');
+  out.push(`Machine: ${m.cores} cores (${m.cpu}), ${m.memoryGb} GB, Linux ${m.kernel}; Node ${m.node}; SQLite ${m.sqlite}${m.mariadb ? `; MariaDB ${m.mariadb}` : ''}.`);
+  out.push(
+    `Run: ${m.date}, ${m.quick ? 'quick, ' : ''}${m.rounds} round(s), ${m.durationS} s per measured run after a warm-up, ${m.connections} connections, ` +
+      `load generator on the same machine; medians; total ${Math.round(m.totalSeconds)} s; 1-min load average ${m.loadBefore.toFixed(2)} before, ${m.loadAfter?.toFixed(2)} after.`,
+  );
+  if (Object.keys(wh).length) {
+    out.push('', '### Webhook POST, maximum rate (closed loop)');
+    out.push(
+      table(
+        ['target', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'MariaDB CPU µs/req', 'non-2xx', 'runs (req/s)'],
+        Object.entries(wh).map(([k, v]) => [k, fmt.int(v.rps), fmt.ms(v.p50), fmt.ms(v.p99), us(v.cpuUs), us(v.dbCpuUs), String(v.non2xx + v.errors), v.runs.join(', ')]),
+      ),
+    );
+    const ratio = (a, b) => (wh[a] && wh[b] ? wh[a].rps / wh[b].rps : NaN);
+    const verdict = (v, min) => (Number.isFinite(v) ? (v >= min ? 'met' : 'NOT met') : '–');
+    const rows = [
+      ['parley-sqlite / bare-sqlite-insert', ratio('parley-sqlite', 'bare-sqlite-insert'), '≥ 0.5×', verdict(ratio('parley-sqlite', 'bare-sqlite-insert'), 0.5)],
+      ['parley-sqlite / bare-http', ratio('parley-sqlite', 'bare-http'), '', ''],
+    ];
+    if (wh['parley-mysql']) {
+      rows.push(
+        ['parley-mysql / bare-mysql-naive', ratio('parley-mysql', 'bare-mysql-naive'), '≥ 5×', verdict(ratio('parley-mysql', 'bare-mysql-naive'), 5)],
+        ['parley-mysql / bare-mysql-pool-insert', ratio('parley-mysql', 'bare-mysql-pool-insert'), '', ''],
+        ['parley-mysql / bare-http', ratio('parley-mysql', 'bare-http'), '', ''],
+        ['bare-http / bare-mysql-naive (ceiling of the MariaDB ratio)', ratio('bare-http', 'bare-mysql-naive'), '', ''],
+      );
+    }
+    out.push('', table(['ratio', 'value', 'target', 'verdict'], rows.map(([a, b, c, d]) => [a, fmt.ratio(b), c, d])));
+  }
+  if (Object.keys(r.halfRate).length) {
+    out.push('', '### Webhook POST at 50% of its maximum rate (fixed overall rate, autocannon in 10 staggered slots)');
+    out.push(
+      table(
+        ['target', 'offered req/s', 'achieved req/s', 'p50 ms', 'p99 ms', 'p99.9 ms', 'non-2xx', 'p99 ≤ 25 ms'],
+        Object.entries(r.halfRate).map(([k, v]) => [k, fmt.int(v.offered), fmt.int(v.rps), fmt.ms(v.p50), fmt.ms(v.p99), fmt.ms(v.p999), String(v.non2xx + v.errors), v.p99 <= 25 ? 'met' : 'NOT met']),
+      ),
+    );
+  }
+  const vrows = [];
+  for (const what of ['webhook', 'GetPostsForChannel', 'CreatePost']) {
+    const on = r.validation[`${what}-validate-on`];
+    const off = r.validation[`${what}-validate-off`];
+    if (!on || !off) continue;
+    const cost = 1 - on.rps / off.rps;
+    const cpuCost = 1 - off.cpuUs / on.cpuUs;
+    vrows.push([what, fmt.int(on.rps), fmt.int(off.rps), `${(cost * 100).toFixed(1)} %`, `${us(on.cpuUs)} / ${us(off.cpuUs)}`, `${(cpuCost * 100).toFixed(1)} %`, cost <= 0.1 ? 'met' : 'NOT met']);
+  }
+  if (vrows.length) {
+    out.push('', '### Request validation on vs off (SQLite, PARLEY_VALIDATE_REQUESTS)');
+    out.push(table(['path', 'on req/s', 'off req/s', 'throughput cost', 'server CPU µs/req on / off', 'CPU cost', '≤ 10 %'], vrows));
+  }
+  const hrows = [];
+  const hratios = [];
+  for (const [db, h] of Object.entries(r.history)) {
+    for (const k of ['small-page0', 'small-deep', 'big-page0', 'big-deep']) {
+      if (!h[k]) continue;
+      const size = k.startsWith('small') ? h.small : h.big;
+      hrows.push([`${db}, ${size.toLocaleString('en-US')} posts, ${k.endsWith('deep') ? 'deep cursor' : 'page 0'}`, fmt.int(h[k].rps), fmt.ms(h[k].p50), fmt.ms(h[k].p99), us(h[k].cpuUs)]);
+    }
+    if (!['small-page0', 'small-deep', 'big-page0', 'big-deep'].every((k) => h[k])) continue;
+    const pairs = [
+      [`${db}: deep / page 0, ${h.small.toLocaleString('en-US')} posts`, h['small-page0'].rps / h['small-deep'].rps],
+      [`${db}: deep / page 0, ${h.big.toLocaleString('en-US')} posts`, h['big-page0'].rps / h['big-deep'].rps],
+      [`${db}: ${h.big.toLocaleString('en-US')} / ${h.small.toLocaleString('en-US')} posts, page 0`, h['small-page0'].rps / h['big-page0'].rps],
+      [`${db}: ${h.big.toLocaleString('en-US')} / ${h.small.toLocaleString('en-US')} posts, deep cursor`, h['small-deep'].rps / h['big-deep'].rps],
+    ];
+    for (const [name, v] of pairs) hratios.push([name, fmt.ratio(v), v <= 1.2 ? 'met' : 'NOT met']);
+    hratios.push([`${db}: seeding ${h.big.toLocaleString('en-US')} posts`, `${h.seedSeconds.toFixed(1)} s (${fmt.int(h.seedRowsPerS)} rows/s)`, '']);
+  }
+  if (hrows.length) {
+    out.push('', '### GetPostsForChannel (per_page=60), page 0 vs deep cursor (`before=` the 101st oldest post)');
+    out.push(table(['case', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req'], hrows));
+    if (hratios.length) out.push('', table(['ratio (time per request)', 'value', '≤ 1.2×'], hratios));
+  }
+  const crows = Object.entries(r.coldStart).map(([db, c]) => [
+    db,
+    fmt.int(c.firstStartMs),
+    c.runs ? `${fmt.int(c.populatedMs)} (${c.runs.join(', ')})` : '–',
+    fmt.mb(r.rss[db].idleAfterStartMb),
+    fmt.mb(r.rss[db].webhookPeakMb),
+    fmt.mb(r.rss[db].afterHistoryMb),
+  ]);
+  out.push('', '### Cold start and memory');
+  out.push(table(['database', 'first start, empty DB (ms)', 'start, populated DB (ms, median (runs))', 'idle RSS MB', 'peak RSS, webhook load MB', 'RSS after history load MB'], crows));
+  return out.join('\n');
+}
+
+if (!existsSync(join(ROOT, 'dist/src/main.js'))) {
+  log('dist/src/main.js is missing: run `npm run build` first (`npm run bench` does).');
+  process.exit(1);
+}
+main()
+  .then(async () => {
+    await cleanup();
+    process.stdout.write(`\n${report()}\n`);
+    const file = option('json', join(os.tmpdir(), `parley-bench-${Date.now()}.json`));
+    writeFileSync(file, JSON.stringify(results, null, 2));
+    log(`raw results: ${file}`);
+  })
+  .catch(async (err) => {
+    log(`bench failed: ${err.stack ?? err}`);
+    for (const p of processes) if (p.stderr()) log(`${p.name} stderr:\n${p.stderr()}`);
+    await cleanup();
+    process.exit(1);
+  });

@@ -1,0 +1,49 @@
+// Which database errors mean "unavailable, try again" rather than "your request was wrong". Kept free of any
+// driver import, so the HTTP writer (also used by the mock server) can classify errors without loading Knex.
+
+// Connection-level and transient failures: the request did not fail because of what it asked for, and may be retried.
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_CON_COUNT_ERROR',
+  'ER_TOO_MANY_USER_CONNECTIONS',
+  'ER_SERVER_SHUTDOWN',
+  'ER_CONNECTION_KILLED',
+  'ER_QUERY_INTERRUPTED',
+  'ER_LOCK_DEADLOCK',
+  'ER_LOCK_WAIT_TIMEOUT',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_CANTOPEN',
+  'SQLITE_IOERR',
+  'SQLITE_FULL',
+]);
+
+/**
+ * Whether an error means the database is unavailable (down, unreachable, its connection lost or killed, the pool
+ * exhausted, a transient deadlock) rather than that the request was wrong: the HTTP layer answers these 503.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { code?: unknown; name?: string; fatal?: boolean; message?: unknown };
+  if (typeof e.code === 'string' && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('SQLITE_IOERR'))) return true;
+  if (e.name === 'KnexTimeoutError' || e.name === 'DatabaseUnavailableError' || e.fatal === true) return true;
+  // Knex, when the pool is gone (shutting down) or a connection could not be made.
+  return typeof e.message === 'string' && /^(Unable to acquire a connection|Connection terminated|Knex: Timeout acquiring)/.test(e.message);
+}
+
+/** Thrown where the server gives up waiting for the database (e.g. a queued write the database never took). */
+export class DatabaseUnavailableError extends Error {
+  constructor(message = 'The database did not answer in time.') {
+    super(message);
+    this.name = 'DatabaseUnavailableError';
+  }
+}

@@ -1,0 +1,345 @@
+// Authorisation matrix (issue "Measure and harden"). Every operation of generated/openapi.json is called with its
+// path parameters filled with real ids of a fixture world and a valid body:
+//   - without a token, with a made-up token and with a logged-out token: 401, unless the operation is public
+//     (its security allows {} or is []), where the answer is anything but 401 (and never a 5xx);
+//   - with a plain member's token: 403 where the member lacks the permission (admin operations, other users'
+//     objects, a team or private channel they are not in), and a success where they have it, so every 403 above is
+//     shown to come from the permission check rather than from a wrong id in the fixture;
+//   - with the system admin's token: a success everywhere (the same fixture ids are right).
+// The table must name every operation of the spec: a new operation without a row fails the suite.
+import { loadSpec } from '../../src/spec';
+import { createUser, createWorld, login, startTestServer, type Actor, type TestServer, type World } from '../support/server';
+import { createHook } from '../webhooks/hooks-support';
+import { checkAnswer, send, type RawAnswer } from './support/http';
+
+const spec = loadSpec() as Record<string, any>;
+
+interface Operation {
+  operationId: string;
+  method: string;
+  path: string;
+  public: boolean;
+}
+
+const operations: Operation[] = Object.entries(spec.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+  Object.entries(item)
+    .filter(([method, op]) => ['get', 'post', 'put', 'delete', 'patch'].includes(method) && op?.operationId)
+    .map(([method, op]) => {
+      const security = (op.security ?? spec.security ?? []) as Array<Record<string, unknown>>;
+      return { operationId: op.operationId, method: method.toUpperCase(), path, public: security.length === 0 || security.some((s) => Object.keys(s).length === 0) };
+    }),
+);
+
+let server: TestServer;
+let world: World;
+let outsider: Actor;
+let otherTeamId: string;
+let privateId: string;
+let offTopicId: string;
+let adminPostId: string;
+let privatePostId: string;
+let hookId: string;
+let seq = 0;
+const unique = (p: string) => `${p}${process.pid}m${++seq}`;
+
+beforeAll(async () => {
+  server = await startTestServer({ MM_SERVICESETTINGS_ENABLEUSERACCESSTOKENS: 'true' });
+  world = await createWorld(server);
+  outsider = await createUser(server, world.admin);
+  otherTeamId = (await world.admin.api.post('/api/v4/teams', { name: unique('other'), display_name: 'Other', type: 'I' }).expect(201)).body.id;
+  privateId = (await world.admin.api.post('/api/v4/channels', { team_id: world.teamId, name: unique('priv'), display_name: 'P', type: 'P' }).expect(201)).body.id;
+  offTopicId = (await world.admin.api.get(`/api/v4/teams/${world.teamId}/channels/name/off-topic`).expect(200)).body.id;
+  adminPostId = (await world.admin.api.post('/api/v4/posts', { channel_id: world.townSquareId, message: 'admin post' }).expect(201)).body.id;
+  privatePostId = (await world.admin.api.post('/api/v4/posts', { channel_id: privateId, message: 'private post' }).expect(201)).body.id;
+  hookId = (await createHook(world.admin, { channel_id: world.townSquareId, display_name: 'matrix' })).id;
+});
+afterAll(() => server.close());
+
+type Who = 'admin' | 'member';
+
+/** One call of an operation: path parameters, query, body; built lazily (some create what they act on). */
+interface Call {
+  params?: Record<string, string | Promise<string>>;
+  query?: string;
+  body?: unknown;
+}
+
+interface Row {
+  /** What the call is, for the test name. */
+  name: string;
+  /** The call for the given caller (the caller matters for "self" cases and for objects it must own). */
+  call: (who: Who) => Promise<Call> | Call;
+  /** What a plain member gets: 403, or a success. */
+  member: 403 | 'ok';
+  /** The AppError id of the member's 403, when not the generic permissions one. */
+  errorId?: string;
+  /** Whether the admin's call succeeds too (false where the row is about someone else's object of the member). */
+  adminOk?: boolean;
+}
+
+const me = (who: Who) => (who === 'admin' ? world.admin : world.member);
+
+/** A public channel the caller is a member of, with a post of theirs; for the delete/patch rows. */
+async function ownPost(who: Who): Promise<string> {
+  return (await me(who).api.post('/api/v4/posts', { channel_id: world.townSquareId, message: 'mine' }).expect(201)).body.id;
+}
+
+async function freshHook(): Promise<string> {
+  return (await createHook(world.admin, { channel_id: world.townSquareId, display_name: 'fresh' })).id;
+}
+
+async function freshUser(): Promise<Actor> {
+  return createUser(server, world.admin, { username: unique('fresh') });
+}
+
+const rows: Record<string, Row[]> = {
+  GetPing: [{ name: 'ping', call: () => ({}), member: 'ok' }],
+  GetConfig: [{ name: 'the config', call: () => ({}), member: 403 }],
+  PatchConfig: [{ name: 'a patch', call: () => ({ body: { TeamSettings: { MaxNotificationsPerChannel: 1000 } } }), member: 403 }],
+  GetClientConfig: [{ name: 'format=old', call: () => ({ query: '?format=old' }), member: 'ok' }],
+  CreateUser: [{ name: 'a new user (open server off)', call: () => ({ body: { username: unique('new'), email: `${unique('new')}@example.com`, password: 'Passw0rd!' } }), member: 403, errorId: 'api.user.create_user.no_open_server' }],
+  GetUsers: [
+    { name: 'all users', call: () => ({}), member: 'ok' },
+    { name: 'in a private channel they are not in', call: () => ({ query: `?in_channel=${privateId}` }), member: 403 },
+  ],
+  Login: [{ name: 'a login', call: () => ({ body: { login_id: world.member.username, password: 'Passw0rd!' } }), member: 'ok' }],
+  Logout: [{ name: 'logout', call: () => ({}), member: 'ok' }],
+  GetUsersByIds: [{ name: 'two users', call: () => ({ body: [world.admin.id, world.member.id] }), member: 'ok' }],
+  GetUserByUsername: [{ name: 'the admin', call: () => ({ params: { username: world.admin.username } }), member: 'ok' }],
+  GetUser: [{ name: 'the admin', call: () => ({ params: { user_id: world.admin.id } }), member: 'ok' }],
+  PatchUser: [
+    { name: 'themselves', call: () => ({ params: { user_id: 'me' }, body: { nickname: 'me' } }), member: 'ok' },
+    { name: 'another user', call: () => ({ params: { user_id: outsider.id }, body: { nickname: 'x' } }), member: 403 },
+  ],
+  CreateUserAccessToken: [
+    { name: 'for themselves', call: () => ({ params: { user_id: 'me' }, body: { description: 'mine' } }), member: 403 },
+    { name: 'for another user', call: () => ({ params: { user_id: outsider.id }, body: { description: 'theirs' } }), member: 403 },
+  ],
+  CreateTeam: [{ name: 'a team', call: () => ({ body: { name: unique('t'), display_name: 'T', type: 'O' } }), member: 'ok' }],
+  GetAllTeams: [{ name: 'all teams', call: () => ({}), member: 'ok' }],
+  GetTeamByName: [
+    { name: 'their team', call: () => ({ params: { name: teamName() } }), member: 'ok' },
+    { name: 'an invite-only team they are not in', call: () => ({ params: { name: otherTeamName() } }), member: 403 },
+  ],
+  GetTeam: [
+    { name: 'their team', call: () => ({ params: { team_id: world.teamId } }), member: 'ok' },
+    { name: 'an invite-only team they are not in', call: () => ({ params: { team_id: otherTeamId } }), member: 403 },
+  ],
+  AddTeamMember: [
+    { name: 'someone to their team', call: async () => ({ params: { team_id: world.teamId }, body: { team_id: world.teamId, user_id: (await freshUser()).id } }), member: 'ok' },
+    { name: 'someone to a team they are not in', call: async () => ({ params: { team_id: otherTeamId }, body: { team_id: otherTeamId, user_id: (await freshUser()).id } }), member: 403 },
+  ],
+  GetTeamMembers: [
+    { name: 'of their team', call: () => ({ params: { team_id: world.teamId } }), member: 'ok' },
+    { name: 'of a team they are not in', call: () => ({ params: { team_id: otherTeamId } }), member: 403 },
+  ],
+  GetTeamsForUser: [
+    { name: 'their own', call: () => ({ params: { user_id: 'me' } }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: world.admin.id } }), member: 403 },
+  ],
+  CreateChannel: [
+    { name: 'in their team', call: () => ({ body: { team_id: world.teamId, name: unique('c'), display_name: 'C', type: 'O' } }), member: 'ok' },
+    { name: 'in a team they are not in', call: () => ({ body: { team_id: otherTeamId, name: unique('c'), display_name: 'C', type: 'P' } }), member: 403 },
+  ],
+  CreateDirectChannel: [
+    { name: 'with themselves in it', call: (who) => ({ body: [me(who).id, outsider.id] }), member: 'ok' },
+    { name: 'between two other users', call: () => ({ body: [world.admin.id, outsider.id] }), member: 403 },
+  ],
+  GetChannel: [
+    { name: 'town square', call: () => ({ params: { channel_id: world.townSquareId } }), member: 'ok' },
+    { name: 'a private channel they are not in', call: () => ({ params: { channel_id: privateId } }), member: 403 },
+  ],
+  AddChannelMember: [
+    { name: 'someone to a public channel', call: async () => ({ params: { channel_id: offTopicId }, body: { user_id: await teamUser() } }), member: 'ok' },
+    { name: 'someone to a private channel they are not in', call: async () => ({ params: { channel_id: privateId }, body: { user_id: await teamUser() } }), member: 403 },
+  ],
+  GetChannelMembers: [
+    { name: 'of town square', call: () => ({ params: { channel_id: world.townSquareId } }), member: 'ok' },
+    { name: 'of a private channel they are not in', call: () => ({ params: { channel_id: privateId } }), member: 403 },
+  ],
+  GetChannelMember: [
+    { name: 'in town square', call: () => ({ params: { channel_id: world.townSquareId, user_id: world.admin.id } }), member: 'ok' },
+    { name: 'in a private channel they are not in', call: () => ({ params: { channel_id: privateId, user_id: world.admin.id } }), member: 403 },
+  ],
+  RemoveUserFromChannel: [
+    { name: 'someone from a public channel', call: async () => ({ params: { channel_id: offTopicId, user_id: await teamUser(offTopicId) } }), member: 'ok' },
+    { name: 'someone from a private channel they are not in', call: async () => ({ params: { channel_id: privateId, user_id: await teamUser(privateId) } }), member: 403 },
+  ],
+  ViewChannel: [
+    { name: 'for themselves', call: () => ({ params: { user_id: 'me' }, body: { channel_id: world.townSquareId } }), member: 'ok' },
+    { name: 'for another user', call: () => ({ params: { user_id: world.admin.id }, body: { channel_id: world.townSquareId } }), member: 403, adminOk: true },
+  ],
+  GetPublicChannelsForTeam: [
+    { name: 'of their team', call: () => ({ params: { team_id: world.teamId } }), member: 'ok' },
+    { name: 'of a team they are not in', call: () => ({ params: { team_id: otherTeamId } }), member: 403 },
+  ],
+  GetChannelByName: [
+    { name: 'town-square', call: () => ({ params: { team_id: world.teamId, channel_name: 'town-square' } }), member: 'ok' },
+    { name: 'a private channel they are not in', call: () => ({ params: { team_id: world.teamId, channel_name: privateName() } }), member: 403 },
+  ],
+  GetChannelsForTeamForUser: [
+    { name: 'their own', call: () => ({ params: { user_id: 'me', team_id: world.teamId } }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: world.admin.id, team_id: world.teamId } }), member: 403 },
+  ],
+  CreatePost: [
+    { name: 'in town square', call: () => ({ body: { channel_id: world.townSquareId, message: 'hi' } }), member: 'ok' },
+    { name: 'in a private channel they are not in', call: () => ({ body: { channel_id: privateId, message: 'hi' } }), member: 403 },
+  ],
+  GetPost: [
+    { name: 'a public post', call: () => ({ params: { post_id: adminPostId } }), member: 'ok' },
+    { name: 'a post in a private channel they are not in', call: () => ({ params: { post_id: privatePostId } }), member: 403 },
+  ],
+  DeletePost: [
+    { name: 'their own post', call: async (who) => ({ params: { post_id: await ownPost(who) } }), member: 'ok' },
+    { name: "the admin's post", call: async () => ({ params: { post_id: await ownPost('admin') } }), member: 403 },
+  ],
+  PatchPost: [
+    { name: 'their own post', call: async (who) => ({ params: { post_id: await ownPost(who) }, body: { message: 'edited' } }), member: 'ok' },
+    { name: "the admin's post", call: () => ({ params: { post_id: adminPostId }, body: { message: 'edited' } }), member: 403 },
+  ],
+  GetPostThread: [
+    { name: 'a public thread', call: () => ({ params: { post_id: adminPostId } }), member: 'ok' },
+    { name: 'a thread in a private channel they are not in', call: () => ({ params: { post_id: privatePostId } }), member: 403 },
+  ],
+  GetPostsForChannel: [
+    { name: 'town square', call: () => ({ params: { channel_id: world.townSquareId } }), member: 'ok' },
+    { name: 'a private channel they are not in', call: () => ({ params: { channel_id: privateId } }), member: 403 },
+  ],
+  CreateIncomingWebhook: [{ name: 'in a team they are not admin of', call: () => ({ body: { channel_id: world.townSquareId, display_name: 'x' } }), member: 403 }],
+  GetIncomingWebhooks: [
+    { name: 'with no team_id (every team)', call: () => ({}), member: 403 },
+    { name: 'of a team they are not admin of', call: () => ({ query: `?team_id=${world.teamId}` }), member: 403 },
+  ],
+  GetIncomingWebhook: [{ name: "the admin's hook", call: () => ({ params: { hook_id: hookId } }), member: 403 }],
+  UpdateIncomingWebhook: [{ name: "the admin's hook", call: () => ({ params: { hook_id: hookId }, body: { id: hookId, channel_id: world.townSquareId, display_name: 'renamed' } }), member: 403 }],
+  DeleteIncomingWebhook: [{ name: "the admin's hook", call: async () => ({ params: { hook_id: await freshHook() } }), member: 403 }],
+  ExecuteIncomingWebhook: [{ name: 'a post', call: () => ({ params: { hook_id: hookId }, body: { text: 'from the matrix' } }), member: 'ok' }],
+};
+
+let teamNameCache: string | undefined;
+let otherTeamNameCache: string | undefined;
+let privateNameCache: string | undefined;
+function teamName(): Promise<string> | string {
+  return teamNameCache ?? world.admin.api.get(`/api/v4/teams/${world.teamId}`).then((r) => (teamNameCache = r.body.name as string));
+}
+function otherTeamName(): Promise<string> | string {
+  return otherTeamNameCache ?? world.admin.api.get(`/api/v4/teams/${otherTeamId}`).then((r) => (otherTeamNameCache = r.body.name as string));
+}
+function privateName(): Promise<string> | string {
+  return privateNameCache ?? world.admin.api.get(`/api/v4/channels/${privateId}`).then((r) => (privateNameCache = r.body.name as string));
+}
+
+/** A new user in the fixture's team (and in `channelId`, when given): someone to add or remove. */
+async function teamUser(channelId?: string): Promise<string> {
+  const u = await freshUser();
+  await world.admin.api.post(`/api/v4/teams/${world.teamId}/members`, { team_id: world.teamId, user_id: u.id }).expect(201);
+  if (channelId) await world.admin.api.post(`/api/v4/channels/${channelId}/members`, { user_id: u.id }).expect(201);
+  return u.id;
+}
+
+async function resolveParams(params: Record<string, string | Promise<string>> | undefined): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params ?? {})) out[k] = await v;
+  return out;
+}
+
+async function invoke(op: Operation, c: Call, token: string | null): Promise<RawAnswer> {
+  const params = await resolveParams(c.params);
+  const path = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    if (!(name in params)) throw new Error(`${op.operationId}: no value for {${name}}`);
+    return encodeURIComponent(params[name]);
+  });
+  const headers: Record<string, string> = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (c.body !== undefined) headers['Content-Type'] = 'application/json';
+  return send(server.url, { method: op.method, path: path + (c.query ?? ''), headers, body: c.body === undefined ? undefined : JSON.stringify(c.body) });
+}
+
+/** Resolves lazily-computed names inside a call (GetTeamByName, GetChannelByName). */
+async function build(row: Row, who: Who): Promise<Call> {
+  const c = await row.call(who);
+  return { ...c, params: await resolveParams(c.params) };
+}
+
+const byId = new Map(operations.map((o) => [o.operationId, o]));
+const table = Object.entries(rows).flatMap(([operationId, list]) => list.map((row) => ({ operationId, row })));
+const label = (t: { operationId: string; row: Row }) => `${t.operationId}: ${t.row.name}`;
+
+test('the matrix has a row for every operation of the spec, and only those', () => {
+  expect(Object.keys(rows).sort()).toEqual(operations.map((o) => o.operationId).sort());
+});
+
+test('the spec marks exactly the expected operations public', () => {
+  expect(operations.filter((o) => o.public).map((o) => o.operationId).sort()).toEqual(['CreateUser', 'ExecuteIncomingWebhook', 'GetClientConfig', 'GetPing', 'Login', 'Logout'].sort());
+});
+
+describe('without a valid session: 401 for every protected operation', () => {
+  const tokens: Array<[string, () => Promise<string | null> | string | null]> = [
+    ['no token', () => null],
+    ['a made-up token', () => 'abcdefghijklmnopqrstuvwxyz'],
+    [
+      'a logged-out token',
+      async () => {
+        const a = await login(server, world.member.id, world.member.username);
+        await a.api.post('/api/v4/users/logout').expect(200);
+        return a.token;
+      },
+    ],
+  ];
+  test.each(tokens)('%s', async (_name, token) => {
+    const t = await token();
+    const wrong: string[] = [];
+    for (const entry of table) {
+      const op = byId.get(entry.operationId) as Operation;
+      const res = await invoke(op, await build(entry.row, 'member'), t);
+      const problem = checkAnswer(res, { hook: op.operationId === 'ExecuteIncomingWebhook' });
+      if (problem) wrong.push(`${label(entry)}: ${problem}`);
+      else if (!op.public && res.status !== 401) wrong.push(`${label(entry)}: ${res.status} ${res.text.slice(0, 120)}`);
+      else if (!op.public && JSON.parse(res.text).id !== 'api.context.session_expired.app_error') wrong.push(`${label(entry)}: ${res.text.slice(0, 120)}`);
+      else if (op.public && res.status === 401 && op.operationId !== 'Login') wrong.push(`${label(entry)}: public, but 401`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
+test('without a session, a broken body or malformed parameters are still 401: nothing about the operation is revealed', async () => {
+  const wrong: string[] = [];
+  for (const op of operations.filter((o) => !o.public)) {
+    const path = op.path.replace(/\{[^}]+\}/g, 'not-an-id');
+    for (const body of op.method === 'GET' || op.method === 'DELETE' ? [undefined] : ['{', '[]', '{"unknown":1}', '']) {
+      const res = await send(server.url, { method: op.method, path: `${path}?page=x&per_page=-1`, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body });
+      if (res.status !== 401 || checkAnswer(res)) wrong.push(`${op.operationId} ${JSON.stringify(body)}: ${res.status} ${res.text.slice(0, 120)}`);
+    }
+  }
+  expect(wrong).toEqual([]);
+});
+
+describe('a plain member', () => {
+  test.each(table.map((t) => [label(t), t] as const))('%s', async (_name, { operationId, row }) => {
+    const op = byId.get(operationId) as Operation;
+    // Logout ends the session it is called with: a session of its own.
+    const token = operationId === 'Logout' ? (await login(server, world.member.id, world.member.username)).token : world.member.token;
+    const res = await invoke(op, await build(row, 'member'), token);
+    expect(checkAnswer(res, { hook: operationId === 'ExecuteIncomingWebhook' })).toBeNull();
+    if (row.member === 403) {
+      expect({ status: res.status, body: res.text.slice(0, 200) }).toMatchObject({ status: 403 });
+      expect(JSON.parse(res.text).id).toBe(row.errorId ?? 'api.context.permissions.app_error');
+    } else {
+      expect2xx(res);
+    }
+  });
+});
+
+describe('the system admin (the same ids are right: every 403 above is a permission check)', () => {
+  test.each(table.filter((t) => t.row.adminOk !== false).map((t) => [label(t), t] as const))('%s', async (_name, { operationId, row }) => {
+    const op = byId.get(operationId) as Operation;
+    const token = operationId === 'Logout' ? (await login(server, world.admin.id, world.admin.username)).token : world.admin.token;
+    const res = await invoke(op, await build(row, 'admin'), token);
+    expect(checkAnswer(res, { hook: operationId === 'ExecuteIncomingWebhook' })).toBeNull();
+    expect2xx(res);
+  });
+});
+
+function expect2xx(res: RawAnswer): void {
+  if (res.status < 200 || res.status >= 300) throw new Error(`expected a 2xx, got ${res.status}: ${res.text.slice(0, 200)}`);
+}

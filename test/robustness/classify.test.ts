@@ -1,0 +1,65 @@
+// The small pieces the robustness fixes rest on: which errors are "database unavailable" (503), what the writer
+// makes of them, and the nesting limit of request bodies.
+import { AppError } from '../../src/app/errors';
+import { DatabaseUnavailableError, isDatabaseUnavailable } from '../../src/lib/db-errors';
+import { MAX_JSON_DEPTH, nestingExceeds } from '../../src/lib/json-depth';
+import { errorBody } from '../../src/http/writer';
+
+const withCode = (code: string) => Object.assign(new Error('x'), { code });
+
+test.each([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'PROTOCOL_CONNECTION_LOST',
+  'ER_CONNECTION_KILLED',
+  'ER_SERVER_SHUTDOWN',
+  'ER_LOCK_DEADLOCK',
+  'ER_LOCK_WAIT_TIMEOUT',
+  'SQLITE_BUSY',
+  'SQLITE_IOERR_FSYNC',
+])('%s is "database unavailable": 503 without internals', (code) => {
+  expect(isDatabaseUnavailable(withCode(code))).toBe(true);
+  expect(errorBody(withCode(code), 'rid', false)).toEqual({
+    id: 'api.context.database_unavailable.app_error',
+    message: 'The database is unavailable. Please try again shortly.',
+    detailed_error: '',
+    request_id: 'rid',
+    status_code: 503,
+  });
+});
+
+test.each([
+  ['a Knex acquire timeout', Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' })],
+  ['a fatal mysql2 error', Object.assign(new Error('Connection lost'), { fatal: true })],
+  ['a queued write given up on', new DatabaseUnavailableError()],
+  ['a pool that is gone', new Error('Unable to acquire a connection')],
+])('%s is "database unavailable"', (_name, err) => {
+  expect(isDatabaseUnavailable(err)).toBe(true);
+});
+
+test.each([
+  ['a duplicate key', withCode('ER_DUP_ENTRY')],
+  ['a constraint', withCode('SQLITE_CONSTRAINT_UNIQUE')],
+  ['a TypeError', new TypeError("Cannot read properties of undefined (reading 'x')")],
+  ['a string', 'boom'],
+  ['null', null],
+  ['a non-string code', { code: 42 }],
+])('%s is an internal error: 500, and says nothing about it', (_name, err) => {
+  expect(isDatabaseUnavailable(err)).toBe(false);
+  expect(errorBody(err, 'rid', false)).toEqual({ id: 'api.context.internal.app_error', message: 'An internal error occurred.', detailed_error: '', request_id: 'rid', status_code: 500 });
+});
+
+test('an AppError keeps its id and status; a 5xx AppError hides its detail outside developer mode', () => {
+  expect(errorBody(new AppError('a.b', 'm', 400, 'why'), 'r', false)).toMatchObject({ status_code: 400, detailed_error: 'why' });
+  expect(errorBody(new AppError('a.b', 'm', 501, 'why'), 'r', false)).toMatchObject({ status_code: 501, detailed_error: '' });
+});
+
+test('nesting depth: up to the limit is fine, one more level is not, and very deep values do not overflow the stack', () => {
+  const nest = (n: number) => JSON.parse('['.repeat(n) + ']'.repeat(n));
+  expect(nestingExceeds(nest(MAX_JSON_DEPTH))).toBe(false);
+  expect(nestingExceeds(nest(MAX_JSON_DEPTH + 1))).toBe(true);
+  expect(nestingExceeds(nest(200000))).toBe(true);
+  expect(nestingExceeds({ a: [1, { b: 'x' }], c: null })).toBe(false);
+  expect(nestingExceeds('x')).toBe(false);
+});

@@ -1,0 +1,125 @@
+// The group commit behind every post write: concurrent writers share transactions, each caller learns of its own
+// commit only, and one failing write never fails the others sharing its transaction.
+import type { Channel, Post } from '../../src/app/model';
+import type { Stores } from '../../src/store';
+import { GroupCommit } from '../../src/store/group-commit';
+import { DUPLICATE, channelWithMembers, makeChannel, makePost, makeTeam, makeUser, openStores, rejection, writePosts, type StoreHarness } from './fixtures';
+
+let h: StoreHarness;
+let teamId: string;
+let alice: string;
+
+beforeAll(async () => {
+  h = await openStores();
+  const team = makeTeam();
+  await h.stores.teams.insert(team);
+  teamId = team.id;
+  const a = makeUser();
+  await h.stores.users.insert(a);
+  alice = a.id;
+});
+afterAll(() => h.close());
+
+interface Item {
+  channelId: string;
+  posts: Post[];
+}
+
+function postWriter(): GroupCommit<Item, string> {
+  return new GroupCommit<Item, string>(
+    h.stores,
+    async (tx, items) => {
+      await tx.posts.writeMany(items.map((i) => ({ channelId: i.channelId, posts: i.posts, mentions: new Map() })));
+      return items.map((i) => i.posts[0].id);
+    },
+    { concurrency: h.stores.concurrentWriters },
+  );
+}
+
+const newChannel = (): Promise<Channel> => channelWithMembers(h.stores, makeChannel({ team_id: teamId }), [alice]);
+const post = (channelId: string, i: number, fields: Partial<Post> = {}) => makePost({ channel_id: channelId, user_id: alice, create_at: 1000 + i, ...fields });
+const stored = async (posts: Post[]) => (await h.stores.posts.getMany(posts.map((p) => p.id))).length;
+
+test('concurrent writes share transactions; each caller resolves with its own result once its posts are readable', async () => {
+  const ch = await newChannel();
+  const writer = postWriter();
+  const posts = Array.from({ length: 40 }, (_, i) => post(ch.id, i));
+  const seen: boolean[] = [];
+  const results = await Promise.all(
+    posts.map((p) =>
+      writer.submit({ channelId: ch.id, posts: [p] }).then(async (id) => {
+        seen.push((await h.stores.posts.get(id)) !== undefined);
+        return id;
+      }),
+    ),
+  );
+  expect(results).toEqual(posts.map((p) => p.id));
+  expect(seen).toEqual(posts.map(() => true));
+  expect(writer.stats.items).toBe(40);
+  expect(writer.stats.transactions).toBeLessThan(10);
+  expect((await h.stores.channels.get(ch.id))?.total_msg_count).toBe(40);
+});
+
+test('a failing write in a shared transaction gets its own error; every other write of that transaction commits', async () => {
+  const ch = await newChannel();
+  const existing = post(ch.id, 0);
+  await writePosts(h.stores, ch.id, [existing]);
+  const writer = postWriter();
+  const good = Array.from({ length: 6 }, (_, i) => post(ch.id, i + 1));
+  // The bad write carries three posts, the last one a duplicate: none of its posts may be stored (all or none).
+  const bad = [post(ch.id, 10), post(ch.id, 11), { ...existing }];
+  const outcomes = await Promise.all([
+    ...good.slice(0, 3).map((p) => rejection(writer.submit({ channelId: ch.id, posts: [p] }))),
+    rejection(writer.submit({ channelId: ch.id, posts: bad })),
+    ...good.slice(3).map((p) => rejection(writer.submit({ channelId: ch.id, posts: [p] }))),
+  ]);
+  expect(outcomes.filter((o) => o === '')).toHaveLength(6);
+  expect(outcomes[3]).toMatch(DUPLICATE);
+  expect(writer.stats.retriedAlone).toBeGreaterThan(0);
+  expect(await stored(good)).toBe(6);
+  expect(await stored(bad.slice(0, 2))).toBe(0);
+  expect((await h.stores.channels.get(ch.id))?.total_msg_count).toBe(7);
+});
+
+test('writes to several channels in one transaction move each channel by its own posts only', async () => {
+  const [a, b] = [await newChannel(), await newChannel()];
+  const writer = postWriter();
+  const reply = (root: Post, i: number) => post(root.channel_id, i, { root_id: root.id });
+  const rootA = post(a.id, 1);
+  const rootB = post(b.id, 2);
+  await Promise.all([
+    writer.submit({ channelId: a.id, posts: [rootA] }),
+    writer.submit({ channelId: b.id, posts: [rootB] }),
+    writer.submit({ channelId: a.id, posts: [reply(rootA, 3), reply(rootA, 4)] }),
+    writer.submit({ channelId: b.id, posts: [post(b.id, 5)] }),
+  ]);
+  const [ca, cb] = [await h.stores.channels.get(a.id), await h.stores.channels.get(b.id)];
+  expect([ca?.total_msg_count, ca?.total_msg_count_root, ca?.last_post_at, ca?.last_root_post_at]).toEqual([3, 1, 1004, 1001]);
+  expect([cb?.total_msg_count, cb?.total_msg_count_root, cb?.last_post_at, cb?.last_root_post_at]).toEqual([2, 2, 1005, 1005]);
+});
+
+test('posts too large for one INSERT together are split over several statements of the same transaction', async () => {
+  const ch = await newChannel();
+  const writer = postWriter();
+  // 300 posts (over the rows-per-INSERT cap) and a few large ones (over the characters-per-INSERT cap).
+  const many = Array.from({ length: 300 }, (_, i) => post(ch.id, i));
+  const large = Array.from({ length: 3 }, (_, i) => post(ch.id, 400 + i, { props: { blob: 'x'.repeat(600_000) } }));
+  await Promise.all([writer.submit({ channelId: ch.id, posts: many }), writer.submit({ channelId: ch.id, posts: large })]);
+  expect(await stored([...many, ...large])).toBe(303);
+  expect((await h.stores.posts.get(large[2].id))?.props.blob).toHaveLength(600_000);
+});
+
+test('when no transaction can begin (database unreachable), every waiting write fails at once with that error', async () => {
+  let attempts = 0;
+  const unreachable = {
+    transaction: async () => {
+      attempts++;
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED' });
+    },
+  } as unknown as Stores;
+  const writer = new GroupCommit<number, number>(unreachable, async (_tx, items) => items);
+  const outcomes = await Promise.all([1, 2, 3, 4, 5].map((i) => rejection(writer.submit(i))));
+  expect(outcomes).toEqual([1, 2, 3, 4, 5].map(() => 'connect ECONNREFUSED 127.0.0.1:3306'));
+  // One attempt for the shared transaction, none one by one.
+  expect(attempts).toBe(1);
+});
