@@ -334,7 +334,7 @@ function report() {
       `load generator on the same machine; medians; total ${Math.round(m.totalSeconds)} s; 1-min load average ${m.loadBefore.toFixed(2)} before, ${m.loadAfter?.toFixed(2)} after.`,
   );
   if (Object.keys(wh).length) {
-    out.push('', '### Webhook POST, maximum rate (closed loop)');
+    out.push('', '### Webhook POST, maximum rate (closed loop)', '');
     out.push(
       table(
         ['target', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'MariaDB CPU µs/req', 'non-2xx', 'runs (req/s)'],
@@ -358,7 +358,7 @@ function report() {
     out.push('', table(['ratio', 'value', 'target', 'verdict'], rows.map(([a, b, c, d]) => [a, fmt.ratio(b), c, d])));
   }
   if (Object.keys(r.halfRate).length) {
-    out.push('', '### Webhook POST at 50% of its maximum rate (fixed overall rate, autocannon in 10 staggered slots)');
+    out.push('', '### Webhook POST at 50% of its maximum rate (fixed overall rate, autocannon in 10 staggered slots)', '');
     out.push(
       table(
         ['target', 'offered req/s', 'achieved req/s', 'p50 ms', 'p99 ms', 'p99.9 ms', 'non-2xx', 'p99 ≤ 25 ms'],
@@ -376,7 +376,7 @@ function report() {
     vrows.push([what, fmt.int(on.rps), fmt.int(off.rps), `${(cost * 100).toFixed(1)} %`, `${us(on.cpuUs)} / ${us(off.cpuUs)}`, `${(cpuCost * 100).toFixed(1)} %`, cost <= 0.1 ? 'met' : 'NOT met']);
   }
   if (vrows.length) {
-    out.push('', '### Request validation on vs off (SQLite, PARLEY_VALIDATE_REQUESTS)');
+    out.push('', '### Request validation on vs off (SQLite, PARLEY_VALIDATE_REQUESTS)', '');
     out.push(table(['path', 'on req/s', 'off req/s', 'throughput cost', 'server CPU µs/req on / off', 'CPU cost', '≤ 10 %'], vrows));
   }
   const hrows = [];
@@ -398,7 +398,7 @@ function report() {
     hratios.push([`${db}: seeding ${h.big.toLocaleString('en-US')} posts`, `${h.seedSeconds.toFixed(1)} s (${fmt.int(h.seedRowsPerS)} rows/s)`, '']);
   }
   if (hrows.length) {
-    out.push('', '### GetPostsForChannel (per_page=60), page 0 vs deep cursor (`before=` the 101st oldest post)');
+    out.push('', '### GetPostsForChannel (per_page=60), page 0 vs deep cursor (`before=` the 101st oldest post)', '');
     out.push(table(['case', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req'], hrows));
     if (hratios.length) out.push('', table(['ratio (time per request)', 'value', '≤ 1.2×'], hratios));
   }
@@ -410,7 +410,7 @@ function report() {
     fmt.mb(r.rss[db].webhookPeakMb),
     fmt.mb(r.rss[db].afterHistoryMb),
   ]);
-  out.push('', '### Cold start and memory');
+  out.push('', '### Cold start and memory', '');
   out.push(table(['database', 'first start, empty DB (ms)', 'start, populated DB (ms, median (runs))', 'idle RSS MB', 'peak RSS, webhook load MB', 'RSS after history load MB'], crows));
   return out.join('\n');
 }
