@@ -11,6 +11,7 @@ import { parseJsonBody, readBody } from './body';
 import { handlers } from './handlers';
 import type { Input, OperationId, Reply } from './operation';
 import { writeError, writeJson } from './writer';
+import { routerErrorHandlers } from './router-errors';
 
 export interface ApiOptions {
   /** The bundled spec (generated/openapi.json). */
@@ -177,16 +178,7 @@ export async function createApiApp(app: App, options: ApiOptions): Promise<expre
   for (const operationId of Object.keys(handlers)) register[operationId] = dispatch;
   api.register({
     ...register,
-    notFound: async () => {
-      throw AppError.notFound('api.context.404.app_error', 'Sorry, we could not find the page.');
-    },
-    methodNotAllowed: async () => {
-      throw new AppError('api.context.405.app_error', 'Method not allowed.', 405);
-    },
-    // The spec's `security` decides which operations need a session: bearerAuth is met by a resolved session.
-    unauthorizedHandler: async () => {
-      throw AppError.unauthorized();
-    },
+    ...routerErrorHandlers,
   });
   api.registerSecurityHandler('bearerAuth', (_c: Context, _req: Request, res: Response) => (res.locals as Locals).session !== null);
   await api.init();

@@ -13,6 +13,7 @@ import { baseUrl, parseListen } from '../lib/listen';
 import { loadSpec } from '../spec';
 import { reservedPropsProblems } from '../webhook/reserved-props';
 import { createPayloadValidator } from '../webhook/validate';
+import { routerErrorHandlers } from '../http/router-errors';
 
 export interface MockOptions {
   /** Listen address, e.g. "127.0.0.1:0"; default: ServiceSettings.ListenAddress (MM_SERVICESETTINGS_LISTENADDRESS, ":8065"). */
@@ -115,15 +116,7 @@ export async function createMockListener(options: Omit<MockOptions, 'listen'> = 
   }
   api.register({
     ...register,
-    notFound: async () => {
-      throw AppError.notFound('api.context.404.app_error', 'Sorry, we could not find the page.');
-    },
-    methodNotAllowed: async () => {
-      throw new AppError('api.context.405.app_error', 'Method not allowed.', 405);
-    },
-    unauthorizedHandler: async () => {
-      throw AppError.unauthorized();
-    },
+    ...routerErrorHandlers,
     validationFail: async (c: Context) => {
       throw invalidParams(c);
     },
