@@ -36,8 +36,11 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown; name?: string; fatal?: boolean; message?: unknown };
   if (typeof e.code === 'string' && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('SQLITE_IOERR'))) return true;
   if (e.name === 'KnexTimeoutError' || e.name === 'DatabaseUnavailableError' || e.fatal === true) return true;
-  // Knex, when the pool is gone (shutting down) or a connection could not be made.
-  return typeof e.message === 'string' && /^(Unable to acquire a connection|Connection terminated|Knex: Timeout acquiring)/.test(e.message);
+  // Knex, when the pool is gone (shutting down) or a connection could not be made; mysql2, when a query is sent on a
+  // connection the server just killed (a plain Error, no code).
+  if (typeof e.message === 'string' && /^(Unable to acquire a connection|Connection terminated|Knex: Timeout acquiring|Can't add new command when connection is in closed state|Connection lost)/.test(e.message)) return true;
+  // Wrapped errors (a failed rollback after a lost connection) carry the original as their cause.
+  return isDatabaseUnavailable((err as { cause?: unknown }).cause);
 }
 
 /** Thrown where the server gives up waiting for the database (e.g. a queued write the database never took). */

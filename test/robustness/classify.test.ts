@@ -34,6 +34,8 @@ test.each([
   ['a fatal mysql2 error', Object.assign(new Error('Connection lost'), { fatal: true })],
   ['a queued write given up on', new DatabaseUnavailableError()],
   ['a pool that is gone', new Error('Unable to acquire a connection')],
+  ['a query on a connection the server killed', new Error("Can't add new command when connection is in closed state")],
+  ['a failure whose cause is a lost connection', new Error('rollback failed', { cause: Object.assign(new Error('x'), { code: 'PROTOCOL_CONNECTION_LOST' }) })],
 ])('%s is "database unavailable"', (_name, err) => {
   expect(isDatabaseUnavailable(err)).toBe(true);
 });
