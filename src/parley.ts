@@ -27,13 +27,15 @@ export interface StartOptions {
   /** Overrides ServiceSettings.ListenAddress (tests use "127.0.0.1:0"). */
   listen?: string;
   validateResponses?: boolean;
+  /** Where log lines go (tests read them); by default JSON lines on stdout at LOG_LEVEL. */
+  logger?: Logger;
 }
 
 /** Boots a Parley server: config, database (migrated), shared config, HTTP. */
 export async function startParley(options: StartOptions = {}): Promise<Parley> {
   const boot: BootConfig = loadBootConfig(options.env ?? process.env);
   const settings = bootSettings(boot);
-  const logger = createLogger();
+  const logger = options.logger ?? createLogger();
   const db = openDatabase({ driverName: settings.SqlSettings.DriverName, dataSource: settings.SqlSettings.DataSource });
   try {
     await migrate(db);

@@ -77,13 +77,28 @@ export interface PostCommit {
   precondition?: (tx: Stores, memo: Map<string, Promise<unknown>>) => Promise<boolean>;
 }
 
+/**
+ * Whether the transaction that wrote these commits committed after all (its answer lost with the connection). Post
+ * ids are fresh random ids and a transaction is all or nothing, so a commit whose posts are all stored proves it did;
+ * the other commits of that transaction wrote nothing (their precondition failed: false). A commit found only in part
+ * collided with rows that were there before: no proof of anything.
+ */
+export async function findCommitted(stores: Stores, commits: Array<{ posts: Post[] }>): Promise<boolean[] | undefined> {
+  const found = await stores.posts.existing(commits.flatMap((c) => c.posts.map((p) => p.id)));
+  const complete = commits.map((c) => c.posts.length > 0 && c.posts.every((p) => found.has(p.id)));
+  return complete.some(Boolean) ? complete : undefined;
+}
+
 export class PostsService {
   private readonly authz: Authz;
   readonly group: GroupCommit<PostCommit, boolean>;
 
   constructor(private readonly deps: Deps) {
     this.authz = new Authz(deps);
-    this.group = new GroupCommit(deps.stores, (tx, commits) => this.commitBatch(tx, commits), { concurrency: deps.stores.concurrentWriters });
+    this.group = new GroupCommit(deps.stores, (tx, commits) => this.commitBatch(tx, commits), {
+      concurrency: deps.stores.concurrentWriters,
+      recover: (commits) => findCommitted(deps.stores, commits),
+    });
   }
 
   /**

@@ -23,15 +23,15 @@ export async function createRequestListener(app: App, options: ServerOptions): P
     const started = process.hrtime.bigint();
     const requestId = stampResponse(res);
     res.locals = { requestId };
-    res.on('finish', () => {
-      options.logger.info({
-        request_id: requestId,
-        method: req.method,
-        path: loggablePath(req.url),
-        status: res.statusCode,
-        ms: Number(process.hrtime.bigint() - started) / 1e6,
-      });
-    });
+    const logLine = () => {
+      const line = { request_id: requestId, method: req.method, path: loggablePath(req.url), status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 };
+      const err = res.locals?.error;
+      // 503 is an outage the operator already sees elsewhere; a 500 is a bug and must be findable with its stack.
+      if (err === undefined) options.logger.info(line);
+      else if (res.statusCode === 503) options.logger.warn({ ...line, err }, 'database unavailable');
+      else options.logger.error({ ...line, err }, 'request failed');
+    };
+    res.on('finish', logLine);
     const url = req.url ?? '/';
     if (req.method === 'POST' && url.startsWith('/hooks/')) {
       void webhook(req, res, hookIdFromUrl(url), requestId);

@@ -43,9 +43,13 @@ export function errorBody(err: unknown, requestId: string, developer: boolean): 
   };
 }
 
-/** The one place error responses are written. */
+/**
+ * The one place error responses are written. A server-side failure (5xx) is kept on `res.locals.error` so the
+ * request log line can carry it: the client is told nothing about internals, the operator must be told everything.
+ */
 export function writeError(res: ServerResponse, err: unknown, requestId: string, developer = false): ErrorBody {
   const body = errorBody(err, requestId, developer);
+  if (body.status_code >= 500) (res.locals ??= {}).error = err;
   if (!res.headersSent) writeJson(res, body.status_code, body);
   else res.destroy();
   return body;

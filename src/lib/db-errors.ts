@@ -43,6 +43,13 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return isDatabaseUnavailable((err as { cause?: unknown }).cause);
 }
 
+/** A unique or primary key refused a row: on a retried write, the sign that an earlier attempt committed after all. */
+export function isDuplicateKey(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const code = (err as { code?: unknown }).code;
+  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
 /** Thrown where the server gives up waiting for the database (e.g. a queued write the database never took). */
 export class DatabaseUnavailableError extends Error {
   constructor(message = 'The database did not answer in time.') {

@@ -1,5 +1,5 @@
 import type { Stores } from '.';
-import { DatabaseUnavailableError, isDatabaseUnavailable } from '../lib/db-errors';
+import { DatabaseUnavailableError, isDuplicateKey } from '../lib/db-errors';
 
 /** See GroupCommit.maxWaitMs. */
 export const QUEUE_TIMEOUT_MS = 5000;
@@ -18,19 +18,30 @@ interface Pending<I, R> {
  * Each caller's promise settles only after the transaction holding its item has committed (or failed), so "ok"
  * still means "on disk". If a shared transaction fails, its items are retried one per transaction: one bad item
  * gets its own error and never fails the others. If no transaction can begin at all (the database is unreachable),
- * every waiting item gets that error at once instead of one wait each.
+ * every waiting item gets that error at once instead of one wait each. If the connection dies during COMMIT, the
+ * database is asked whether the items are stored (see `attempt`), so a commit whose answer was lost is not retried
+ * into duplicates nor reported as a failure.
  */
 export class GroupCommit<I, R> {
   private queue: Array<Pending<I, R>> = [];
   private running = 0;
   /** Transactions run and items written so far (items / transactions is the mean batch size). */
-  readonly stats = { transactions: 0, items: 0, retriedAlone: 0 };
+  readonly stats = { transactions: 0, items: 0, retriedAlone: 0, recovered: 0 };
 
   constructor(
     private readonly stores: Stores,
     /** Writes the items inside `tx` and returns one result per item, in order. */
     private readonly apply: (tx: Stores, items: I[]) => Promise<R[]>,
-    private readonly options: { concurrency?: number; maxItems?: number; maxWaitMs?: number } = {},
+    private readonly options: {
+      concurrency?: number;
+      maxItems?: number;
+      maxWaitMs?: number;
+      /**
+       * After a transaction failed where it may have committed anyway: the items' results if their writes are in the
+       * database, undefined if they are not (then the failure stands, or the items are retried one by one).
+       */
+      recover?: (items: I[]) => Promise<R[] | undefined>;
+    } = {},
   ) {}
 
   /** Transactions in flight at once: 1 where there is one connection (SQLite), more where commits can overlap. */
@@ -90,50 +101,69 @@ export class GroupCommit<I, R> {
       await this.runAlone(batch[0]);
       return;
     }
-    let started = false;
-    let results: R[];
-    try {
-      this.stats.transactions++;
-      results = await this.stores.transaction((tx) => {
-        started = true;
-        return this.apply(tx, batch.map((p) => p.item));
-      });
-      this.stats.items += batch.length;
-    } catch (err) {
-      // No transaction could even begin (database down, pool exhausted): one by one would fail the same way, each
-      // after its own wait, so everyone gets this error now.
-      if (!started) {
-        for (const p of batch) p.reject(err);
-        return;
-      }
-      this.stats.retriedAlone += batch.length;
-      for (let i = 0; i < batch.length; i++) {
-        const failure = await this.runAlone(batch[i]);
-        if (failure) {
-          for (const p of batch.slice(i + 1)) p.reject(failure.err);
-          return;
-        }
-      }
+    const attempt = await this.attempt(batch.map((p) => p.item));
+    if ('results' in attempt) {
+      batch.forEach((p, i) => p.resolve(attempt.results[i]));
       return;
     }
-    batch.forEach((p, i) => p.resolve(results[i]));
+    // No transaction could even begin (database down, pool exhausted): one by one would fail the same way, each
+    // after its own wait, so everyone gets this error now.
+    if (!attempt.started) {
+      for (const p of batch) p.reject(attempt.err);
+      return;
+    }
+    this.stats.retriedAlone += batch.length;
+    for (let i = 0; i < batch.length; i++) {
+      const failure = await this.runAlone(batch[i]);
+      if (failure) {
+        for (const p of batch.slice(i + 1)) p.reject(failure.err);
+        return;
+      }
+    }
   }
 
   /** Runs one item in its own transaction; returns the error if no transaction could begin (the others' cue). */
   private async runAlone(p: Pending<I, R>): Promise<{ err: unknown } | undefined> {
+    const attempt = await this.attempt([p.item]);
+    if ('results' in attempt) {
+      p.resolve(attempt.results[0]);
+      return undefined;
+    }
+    p.reject(attempt.err);
+    return attempt.started ? undefined : { err: attempt.err };
+  }
+
+  /**
+   * One transaction over `items`. When it fails where it may have committed all the same, the database is asked:
+   * a connection that dies during COMMIT leaves the outcome unknown to us (the server may have committed and lost
+   * only its answer), and a retry that finds its own rows already stored means an earlier attempt did commit. Either
+   * way the items are answered by what is in the database, never written twice and never reported lost when stored.
+   */
+  private async attempt(items: I[]): Promise<{ results: R[] } | { err: unknown; started: boolean }> {
     let started = false;
+    let applied = false;
     try {
       this.stats.transactions++;
-      const [result] = await this.stores.transaction((tx) => {
+      const results = await this.stores.transaction(async (tx) => {
         started = true;
-        return this.apply(tx, [p.item]);
+        const r = await this.apply(tx, items);
+        applied = true;
+        return r;
       });
-      this.stats.items++;
-      p.resolve(result);
+      this.stats.items += items.length;
+      return { results };
     } catch (err) {
-      p.reject(err);
-      if (!started) return { err };
+      // A batch that failed before COMMIT was rolled back: its items are retried alone, and only there does a
+      // duplicate key hint at an earlier attempt's commit.
+      if (started && this.options.recover && (applied || (items.length === 1 && isDuplicateKey(err)))) {
+        const recovered = await this.options.recover(items).catch(() => undefined);
+        if (recovered) {
+          this.stats.recovered += items.length;
+          this.stats.items += items.length;
+          return { results: recovered };
+        }
+      }
+      return { err, started };
     }
-    return undefined;
   }
 }

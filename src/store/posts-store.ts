@@ -269,6 +269,13 @@ export class PostsStore {
     return (await this.db('posts').whereIn('id', ids)).map(mapPost);
   }
 
+  /** Which of the given ids are stored posts (deleted or not): one indexed lookup, no row bodies. */
+  async existing(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db('posts').whereIn('id', ids).select('id');
+    return new Set((rows as Row[]).map((r) => str(r.id)));
+  }
+
   /** Reply counts and last reply times of the given root posts, in one grouped query. */
   async replyStats(rootIds: string[]): Promise<Map<string, { count: number; last: number }>> {
     const out = new Map<string, { count: number; last: number }>();

@@ -37,6 +37,8 @@ describeIf('database outage (private MariaDB)', () => {
   /** What every answer during an outage must be: ok, or a well-formed 503 that says nothing about internals. */
   function expectClean(answers: Answer[]): void {
     const bad = answers.filter((a) => a.error || a.problem || (a.status >= 500 && (a.status !== 503 || a.id !== 'api.context.database_unavailable.app_error' || a.detailed !== '')));
+    // The server logs every 500 with its error: show those lines, they say what to classify or fix.
+    if (bad.length > 0) console.log(proc.output().split('\n').filter((l) => l.includes('"request failed"')).slice(0, 5).join('\n'));
     expect(bad.slice(0, 10)).toEqual([]);
     // Fail fast: nobody waits long for a 503.
     const slow = answers.filter((a) => a.status === 503 && a.ms > 10000);

@@ -2,6 +2,7 @@
 // commit only, and one failing write never fails the others sharing its transaction.
 import type { Channel, Post } from '../../src/app/model';
 import type { Stores } from '../../src/store';
+import { findCommitted } from '../../src/app/posts';
 import { GroupCommit } from '../../src/store/group-commit';
 import { DUPLICATE, channelWithMembers, makeChannel, makePost, makeTeam, makeUser, openStores, rejection, writePosts, type StoreHarness } from './fixtures';
 
@@ -122,4 +123,96 @@ test('when no transaction can begin (database unreachable), every waiting write 
   expect(outcomes).toEqual([1, 2, 3, 4, 5].map(() => 'connect ECONNREFUSED 127.0.0.1:3306'));
   // One attempt for the shared transaction, none one by one.
   expect(attempts).toBe(1);
+});
+
+describe('a connection lost around COMMIT', () => {
+  const lost = () => Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST', fatal: true });
+
+  /**
+   * The real stores, except that the first `times` transactions fail at their very end: after the database
+   * committed (`committed: true`, the answer to COMMIT lost with the connection) or just before (rolled back).
+   */
+  function failingAtCommit(times: number, committed: boolean): Stores {
+    let left = times;
+    return {
+      ...h.stores,
+      transaction: async <T>(fn: (tx: Stores) => Promise<T>): Promise<T> => {
+        const fail = left-- > 0;
+        const result = await h.stores.transaction(async (tx) => {
+          const r = await fn(tx);
+          if (fail && !committed) throw lost();
+          return r;
+        });
+        if (fail) throw lost();
+        return result;
+      },
+    };
+  }
+
+  function writerOver(stores: Stores, recover: (items: Item[]) => Promise<boolean[] | undefined>): GroupCommit<Item, boolean> {
+    return new GroupCommit<Item, boolean>(
+      stores,
+      async (tx, items) => {
+        await tx.posts.writeMany(items.map((i) => ({ channelId: i.channelId, posts: i.posts, mentions: new Map() })));
+        return items.map(() => true);
+      },
+      { recover },
+    );
+  }
+
+  async function submitAll(writer: GroupCommit<Item, boolean>, ch: Channel, n: number): Promise<{ outcomes: string[]; posts: Post[] }> {
+    // Two posts per write: recovery must see a write whole, never half of it.
+    const writes = Array.from({ length: n }, (_, i) => [post(ch.id, 2 * i), post(ch.id, 2 * i + 1)]);
+    const outcomes = await Promise.all(writes.map((posts) => rejection(writer.submit({ channelId: ch.id, posts }))));
+    return { outcomes, posts: writes.flat() };
+  }
+
+  test('a batch committed but unanswered is found committed: every caller ok, nothing written twice', async () => {
+    const ch = await newChannel();
+    const writer = writerOver(failingAtCommit(1, true), (items) => findCommitted(h.stores, items));
+    const { outcomes, posts } = await submitAll(writer, ch, 8);
+    expect(outcomes).toEqual(Array(8).fill(''));
+    expect(writer.stats.recovered).toBe(8);
+    expect(writer.stats.retriedAlone).toBe(0);
+    expect(await stored(posts)).toBe(16);
+    expect((await h.stores.channels.get(ch.id))?.total_msg_count).toBe(16);
+  });
+
+  test('when the check itself fails, the retries find their own rows stored and answer ok instead of a duplicate error', async () => {
+    const ch = await newChannel();
+    let checks = 0;
+    const writer = writerOver(failingAtCommit(1, true), async (items) => {
+      // The first check runs on a dead connection too.
+      if (checks++ === 0) throw lost();
+      return findCommitted(h.stores, items);
+    });
+    const { outcomes, posts } = await submitAll(writer, ch, 6);
+    expect(outcomes).toEqual(Array(6).fill(''));
+    expect(writer.stats.retriedAlone).toBe(6);
+    expect(writer.stats.recovered).toBe(6);
+    expect(await stored(posts)).toBe(12);
+    expect((await h.stores.channels.get(ch.id))?.total_msg_count).toBe(12);
+  });
+
+  test('a batch rolled back at its end is not taken for committed: its writes are retried and stored once', async () => {
+    const ch = await newChannel();
+    const writer = writerOver(failingAtCommit(1, false), (items) => findCommitted(h.stores, items));
+    const { outcomes, posts } = await submitAll(writer, ch, 5);
+    expect(outcomes).toEqual(Array(5).fill(''));
+    expect(writer.stats.recovered).toBe(0);
+    expect(writer.stats.retriedAlone).toBe(5);
+    expect(await stored(posts)).toBe(10);
+    expect((await h.stores.channels.get(ch.id))?.total_msg_count).toBe(10);
+  });
+
+  test('a write colliding with rows stored before is not taken for committed: it fails with the duplicate error', async () => {
+    const ch = await newChannel();
+    const existing = post(ch.id, 0);
+    await writePosts(h.stores, ch.id, [existing]);
+    const writer = writerOver(h.stores, (items) => findCommitted(h.stores, items));
+    const fresh = post(ch.id, 1);
+    expect(await rejection(writer.submit({ channelId: ch.id, posts: [fresh, { ...existing }] }))).toMatch(DUPLICATE);
+    expect(writer.stats.recovered).toBe(0);
+    expect(await stored([fresh])).toBe(0);
+  });
 });
