@@ -1,8 +1,9 @@
-import { isValidId, newId } from '../lib/ids';
+import { isValidId } from '../lib/ids';
 import type { Stores } from '../store';
 import { Authz } from './authz';
 import type { Deps } from './deps';
 import { AppError } from './errors';
+import { newChannel } from './records';
 import type { Channel, ChannelMember, Session, Team } from './model';
 import { directChannelName, isValidChannelName, withinRunes } from './rules';
 
@@ -31,31 +32,9 @@ export class ChannelsService {
     this.authz = new Authz(deps);
   }
 
-  private newChannel(fields: Pick<Channel, 'team_id' | 'type' | 'name' | 'display_name' | 'creator_id'> & Partial<Channel>, now: number): Channel {
-    return {
-      id: newId(),
-      create_at: now,
-      update_at: now,
-      delete_at: 0,
-      header: '',
-      purpose: '',
-      last_post_at: 0,
-      last_root_post_at: 0,
-      total_msg_count: 0,
-      total_msg_count_root: 0,
-      extra_update_at: 0,
-      scheme_id: null,
-      props: null,
-      group_constrained: null,
-      shared: null,
-      policy_id: null,
-      ...fields,
-    };
-  }
-
   async createDefaultChannels(tx: Stores, team: Team, creatorId: string, now: number): Promise<void> {
     for (const def of DEFAULT_CHANNELS) {
-      const channel = this.newChannel({ team_id: team.id, type: 'O', name: def.name, display_name: def.display_name, creator_id: '' }, now);
+      const channel = newChannel({ team_id: team.id, type: 'O', name: def.name, display_name: def.display_name, creator_id: '' }, now);
       await tx.channels.insert(channel);
       await tx.channels.insertMember({ channel_id: channel.id, user_id: creatorId, scheme_admin: false, now, msg_count: 0, msg_count_root: 0 });
     }
@@ -85,7 +64,7 @@ export class ChannelsService {
       throw AppError.badRequest('store.sql_channel.save_channel.exists.app_error', 'A channel with that name already exists on the same team.');
     }
     const now = this.deps.now();
-    const channel = this.newChannel(
+    const channel = newChannel(
       { team_id: team.id, type: input.type, name: input.name, display_name: input.display_name, creator_id: session.userId, header: input.header ?? '', purpose: input.purpose ?? '' },
       now,
     );
@@ -122,7 +101,7 @@ export class ChannelsService {
     const users = await stores.users.getMany([...new Set([a, b])]);
     if (users.length !== new Set([a, b]).size) throw AppError.badRequest('api.channel.create_direct_channel.invalid_user.app_error', 'Invalid user ID for direct channel creation.');
     const now = this.deps.now();
-    const channel = this.newChannel({ team_id: '', type: 'D', name, display_name: '', creator_id: '' }, now);
+    const channel = newChannel({ team_id: '', type: 'D', name, display_name: '', creator_id: '' }, now);
     try {
       await stores.transaction(async (tx) => {
         await tx.channels.insert(channel);

@@ -1,5 +1,7 @@
 // Domain records as the API shows them (Mattermost's JSON field names), plus the private parts only the store sees.
 
+import type { components } from '../../generated/api';
+
 export type StringMap = Record<string, string>;
 
 export interface User {
@@ -162,17 +164,5 @@ export interface PostList {
   has_next: boolean;
 }
 
-export interface IncomingWebhook {
-  id: string;
-  create_at: number;
-  update_at: number;
-  delete_at: number;
-  user_id: string;
-  channel_id: string;
-  team_id: string;
-  display_name: string;
-  description: string;
-  username: string;
-  icon_url: string;
-  channel_locked: boolean;
-}
+/** Exactly the spec's schema (every field required there): the record is the API's shape, so the spec defines it. */
+export type IncomingWebhook = components['schemas']['IncomingWebhook'];

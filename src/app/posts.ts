@@ -1,4 +1,4 @@
-import { isValidId, newId } from '../lib/ids';
+import { isValidId } from '../lib/ids';
 import { codePointLength } from '../lib/text';
 import type { Stores } from '../store';
 import { GroupCommit } from '../store/group-commit';
@@ -7,6 +7,7 @@ import { Authz } from './authz';
 import { channelNotFound } from './channels';
 import type { Deps } from './deps';
 import { AppError } from './errors';
+import { newPost } from './records';
 import type { Channel, Post, PostList, PostMetadata, Session } from './model';
 import { ChannelAudience, mentionedMembers, parseMentions } from './mentions';
 import { MAX_POST_RUNES, MAX_USER_PROPS_RUNES } from './rules';
@@ -166,28 +167,6 @@ export class PostsService {
     }
   }
 
-  newPost(fields: Pick<Post, 'user_id' | 'channel_id' | 'message'> & Partial<Post>, now: number): Post {
-    return {
-      id: newId(),
-      create_at: now,
-      update_at: now,
-      edit_at: 0,
-      delete_at: 0,
-      is_pinned: false,
-      root_id: '',
-      original_id: '',
-      type: '',
-      props: {},
-      hashtags: '',
-      file_ids: [],
-      pending_post_id: '',
-      reply_count: 0,
-      last_reply_at: 0,
-      metadata: {},
-      ...fields,
-    };
-  }
-
   async create(input: CreatePostInput, session: Session): Promise<Post> {
     const { stores } = this.deps;
     if (!isValidId(input.channel_id)) throw AppError.invalidParam('channel_id');
@@ -211,7 +190,7 @@ export class PostsService {
       if (rootId) throw AppError.badRequest('api.post.create_post.post_priority.reply_not_allowed', 'Post priority can only be set on root posts.');
       metadata.priority = input.metadata.priority;
     }
-    const post = this.newPost(
+    const post = newPost(
       { user_id: session.userId, channel_id: channel.id, message: input.message, root_id: rootId, props, pending_post_id: input.pending_post_id ?? '', metadata },
       this.deps.now(),
     );

@@ -6,6 +6,7 @@ import type { Deps } from './deps';
 import { AppError } from './errors';
 import type { Channel, IncomingWebhook, Post, Session, UserRecord } from './model';
 import { PostsService } from './posts';
+import { newPost } from './records';
 import { MAX_POST_RUNES, MAX_USER_PROPS_RUNES, isValidUsername } from './rules';
 import {
   Attachment,
@@ -338,7 +339,7 @@ export class WebhooksService {
     const parts = splitByCodePoints(text, MAX_POST_RUNES);
     const now = this.deps.now();
     return parts.map((message, i) =>
-      this.posts.newPost(
+      newPost(
         {
           user_id: r.creator.id,
           channel_id: r.channel.id,

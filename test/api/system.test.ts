@@ -1,4 +1,3 @@
-import type { Response } from 'supertest';
 import { createUser, startTestServer, type Actor, type TestServer } from '../support/server';
 import { expectStatus, expectAppError } from '../support/assertions';
 

@@ -1,5 +1,6 @@
 // Store-level fixtures: a migrated database of the harness's dialect and plain domain records to insert.
 import type { Channel, IncomingWebhook, Post, Team, UserRecord } from '../../src/app/model';
+import { newChannel, newPost } from '../../src/app/records';
 import { newId } from '../../src/lib/ids';
 import { createStores, type Stores } from '../../src/store';
 import { migrate, openDatabase, type Database } from '../../src/store/db';
@@ -89,51 +90,11 @@ export function makeTeam(fields: Partial<Team> = {}): Team {
 }
 
 export function makeChannel(fields: Partial<Channel> & Pick<Channel, 'team_id'>): Channel {
-  return {
-    id: newId(),
-    create_at: 1,
-    update_at: 1,
-    delete_at: 0,
-    type: 'O',
-    display_name: 'Channel',
-    name: `channel-${++n}`,
-    header: '',
-    purpose: '',
-    last_post_at: 0,
-    last_root_post_at: 0,
-    total_msg_count: 0,
-    total_msg_count_root: 0,
-    extra_update_at: 0,
-    creator_id: '',
-    scheme_id: null,
-    props: null,
-    group_constrained: null,
-    shared: null,
-    policy_id: null,
-    ...fields,
-  };
+  return newChannel({ type: 'O', display_name: 'Channel', name: `channel-${++n}`, creator_id: '', ...fields }, fields.create_at ?? 1);
 }
 
 export function makePost(fields: Partial<Post> & Pick<Post, 'channel_id' | 'user_id' | 'create_at'>): Post {
-  return {
-    id: newId(),
-    update_at: fields.create_at,
-    edit_at: 0,
-    delete_at: 0,
-    is_pinned: false,
-    root_id: '',
-    original_id: '',
-    message: 'hello',
-    type: '',
-    props: {},
-    hashtags: '',
-    file_ids: [],
-    pending_post_id: '',
-    reply_count: 0,
-    last_reply_at: 0,
-    metadata: {},
-    ...fields,
-  };
+  return newPost({ message: 'hello', ...fields }, fields.create_at);
 }
 
 export function makeWebhook(fields: Pick<IncomingWebhook, 'channel_id' | 'team_id' | 'user_id'>): IncomingWebhook {
