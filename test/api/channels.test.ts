@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { createUser, startTestServer, type Actor, type TestServer } from '../support/server';
+import { createUser, startTestServer, type Actor, type TestServer, createTeam } from '../support/server';
 
 let server: TestServer;
 let sysadmin: Actor;
@@ -39,9 +39,7 @@ beforeAll(async () => {
   member = await createUser(server, sysadmin);
   other = await createUser(server, sysadmin);
   outsider = await createUser(server, sysadmin);
-  const team = await owner.api.post('/api/v4/teams', { name: 'chanteam', display_name: 'Channels', type: 'O' }).expect(201);
-  teamId = team.body.id;
-  for (const u of [member, other]) await owner.api.post(`/api/v4/teams/${teamId}/members`, { team_id: teamId, user_id: u.id }).expect(201);
+  teamId = await createTeam(owner, 'chanteam', [member, other]);
   townSquareId = (await owner.api.get(`/api/v4/teams/${teamId}/channels/name/town-square`).expect(200)).body.id;
 });
 afterAll(() => server.close());

@@ -1,4 +1,4 @@
-import { createUser, startTestServer, type Actor, type TestServer } from '../support/server';
+import { createUser, startTestServer, type Actor, type TestServer, atTime as atServerTime, createTeam } from '../support/server';
 
 let server: TestServer;
 let sysadmin: Actor; // reads everyone's counts, so the mentioned users make no requests of their own
@@ -39,17 +39,7 @@ async function setLastActivity(user: Actor, at: number): Promise<void> {
   await server.parley.db.knex('users').where({ id: user.id }).update({ last_activity_at: at });
 }
 
-/** Runs `fn` with the server's clock pinned. */
-async function atTime<T>(ms: number, fn: () => Promise<T>): Promise<T> {
-  const deps = server.parley.app.deps;
-  const real = deps.now;
-  deps.now = () => ms;
-  try {
-    return await fn();
-  } finally {
-    deps.now = real;
-  }
-}
+const atTime = <T>(ms: number, fn: () => Promise<T>): Promise<T> => atServerTime(server, ms, fn);
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -58,9 +48,7 @@ beforeAll(async () => {
   bob = await createUser(server, sysadmin);
   carol = await createUser(server, sysadmin);
   dave = await createUser(server, sysadmin);
-  const team = await alice.api.post('/api/v4/teams', { name: 'mention-team', display_name: 'Mentions', type: 'O' }).expect(201);
-  teamId = team.body.id;
-  for (const u of [bob, carol, dave]) await alice.api.post(`/api/v4/teams/${teamId}/members`, { team_id: teamId, user_id: u.id }).expect(201);
+  teamId = await createTeam(alice, 'mention-team', [bob, carol, dave]);
 });
 afterAll(() => server.close());
 

@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { createUser, startTestServer, type Actor, type TestServer } from '../support/server';
+import { createUser, startTestServer, type Actor, type TestServer, atTime as atServerTime, createTeam } from '../support/server';
 
 let server: TestServer;
 let sysadmin: Actor;
@@ -40,17 +40,7 @@ async function createPost(as: Actor, channelId: string, message: string, extra: 
   return res.body;
 }
 
-/** Runs `fn` with the server's clock pinned (every service shares one `now`), so posts can share a millisecond. */
-async function atTime<T>(ms: number, fn: () => Promise<T>): Promise<T> {
-  const deps = server.parley.app.deps;
-  const real = deps.now;
-  deps.now = () => ms;
-  try {
-    return await fn();
-  } finally {
-    deps.now = real;
-  }
-}
+const atTime = <T>(ms: number, fn: () => Promise<T>): Promise<T> => atServerTime(server, ms, fn);
 
 /** Posts with strictly increasing create_at (the clock pinned per post), oldest first. */
 async function postsAt(as: Actor, channelId: string, count: number, start = Date.now() - 100_000): Promise<Post[]> {
@@ -67,9 +57,7 @@ beforeAll(async () => {
   owner = await createUser(server, sysadmin);
   member = await createUser(server, sysadmin);
   outsider = await createUser(server, sysadmin);
-  const team = await owner.api.post('/api/v4/teams', { name: 'thread-team', display_name: 'Posts', type: 'O' }).expect(201);
-  teamId = team.body.id;
-  for (const u of [member, outsider]) await owner.api.post(`/api/v4/teams/${teamId}/members`, { team_id: teamId, user_id: u.id }).expect(201);
+  teamId = await createTeam(owner, 'thread-team', [member, outsider]);
 });
 afterAll(() => server.close());
 

@@ -97,3 +97,23 @@ export async function createWorld(server: TestServer, teamName = `team${++counte
   const town = await admin.api.get(`/api/v4/teams/${team.body.id}/channels/name/town-square`).expect(200);
   return { admin, member, teamId: team.body.id, townSquareId: town.body.id };
 }
+
+/** Creates an open team owned (team admin) by `owner` with `members` added; returns its id. */
+export async function createTeam(owner: Actor, name: string, members: Actor[] = []): Promise<string> {
+  const team = await owner.api.post('/api/v4/teams', { name, display_name: name, type: 'O' }).expect(201);
+  const teamId = team.body.id as string;
+  for (const u of members) await owner.api.post(`/api/v4/teams/${teamId}/members`, { team_id: teamId, user_id: u.id }).expect(201);
+  return teamId;
+}
+
+/** Runs `fn` with the server's clock pinned (every service shares one `now`), so tests can place posts in time. */
+export async function atTime<T>(server: TestServer, ms: number, fn: () => Promise<T>): Promise<T> {
+  const deps = server.parley.app.deps;
+  const real = deps.now;
+  deps.now = () => ms;
+  try {
+    return await fn();
+  } finally {
+    deps.now = real;
+  }
+}
