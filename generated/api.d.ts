@@ -1065,7 +1065,7 @@ export interface components {
             };
         };
         /**
-         * @description Settings clients need before and after login, as a flat map of strings (booleans are `"true"` or `"false"`). Anonymous callers get a limited set; with a session the full set is returned. Typical keys: Version, BuildNumber, SiteName, SiteURL, NoAccounts (`"true"` while no user exists yet), EnableOpenServer, EnableUserCreation, EnableSignUpWithEmail, EnableIncomingWebhooks, EnablePostUsernameOverride, EnablePostIconOverride, EnableUserAccessTokens and, for signed-in callers, MaxPostSize.
+         * @description Settings clients need before and after login, as a flat map of strings (booleans are `"true"` or `"false"`). Anonymous callers get the limited set a login or sign-up page needs: Version, BuildNumber, BuildHash, SiteName, SiteURL, DiagnosticsEnabled, NoAccounts (`"true"` while no user exists yet), EnableOpenServer, EnableUserCreation, EnableSignUpWithEmail. With a session the full set adds EnableIncomingWebhooks, EnablePostUsernameOverride, EnablePostIconOverride, EnableUserAccessTokens, ShowEmailAddress, ShowFullName and MaxPostSize (the message limit in characters).
          * @example {
          *       "Version": "4.0.0",
          *       "SiteName": "Parley",

@@ -34,15 +34,18 @@ export class SystemService {
     return out;
   }
 
-  /** The limited client config (a flat string map), as Mattermost serves it with `format=old`. */
-  async clientConfig(format: string | undefined): Promise<Record<string, string>> {
+  /**
+   * The client config (a flat string map), as Mattermost serves it with `format=old`: anonymous callers get the
+   * limited set a login or sign-up page needs; a session adds the settings of features behind the login.
+   */
+  async clientConfig(format: string | undefined, session: Session | null): Promise<Record<string, string>> {
     if (format === undefined || format === '') {
       throw AppError.notImplemented('api.config.client.old_format.app_error', 'New format for the client configuration is not supported yet. Please specify format=old in the query string.');
     }
     if (format !== 'old') throw AppError.invalidParam('format');
     const c = this.deps.config.get();
     const noAccounts = (await this.deps.stores.users.countAll()) === 0;
-    return {
+    const limited: Record<string, string> = {
       Version: MATTERMOST_COMPAT_VERSION,
       BuildNumber: BUILD_NUMBER,
       BuildHash: BUILD_NUMBER,
@@ -52,6 +55,11 @@ export class SystemService {
       EnableSignUpWithEmail: String(c.TeamSettings.EnableUserCreation),
       EnableUserCreation: String(c.TeamSettings.EnableUserCreation),
       EnableOpenServer: String(c.TeamSettings.EnableOpenServer),
+      NoAccounts: String(noAccounts),
+    };
+    if (!session) return limited;
+    return {
+      ...limited,
       EnableIncomingWebhooks: String(c.ServiceSettings.EnableIncomingWebhooks),
       EnablePostUsernameOverride: String(c.ServiceSettings.EnablePostUsernameOverride),
       EnablePostIconOverride: String(c.ServiceSettings.EnablePostIconOverride),
@@ -59,7 +67,6 @@ export class SystemService {
       ShowEmailAddress: String(c.PrivacySettings.ShowEmailAddress),
       ShowFullName: String(c.PrivacySettings.ShowFullName),
       MaxPostSize: String(MAX_POST_RUNES),
-      NoAccounts: String(noAccounts),
     };
   }
 

@@ -37,14 +37,11 @@ describe('on an empty database', () => {
     for (const [key, value] of Object.entries(res.body)) {
       expect([key, typeof value]).toEqual([key, 'string']);
     }
-    expect(res.body).toMatchObject({
-      EnableOpenServer: 'false',
-      EnableUserCreation: 'true',
-      EnableIncomingWebhooks: 'true',
-      EnableUserAccessTokens: 'false',
-      EnablePostUsernameOverride: 'false',
-      EnablePostIconOverride: 'false',
-    });
+    expect(res.body).toMatchObject({ EnableOpenServer: 'false', EnableUserCreation: 'true', EnableSignUpWithEmail: 'true' });
+    // Anonymous callers get the limited set: nothing about features behind the login.
+    for (const key of ['EnableIncomingWebhooks', 'EnableUserAccessTokens', 'EnablePostUsernameOverride', 'MaxPostSize']) {
+      expect(res.body).not.toHaveProperty(key);
+    }
   });
 
   test('the first user created makes NoAccounts "false"', async () => {
@@ -110,11 +107,28 @@ describe('GetClientConfig', () => {
     expectAppError(await server.http().get('/api/v4/config/client?format=new'), 400, 'api.context.invalid_param.app_error');
   });
 
-  test('with a session it is still a flat string map', async () => {
+  test('with a session it is the full set: the limited one plus the settings behind the login', async () => {
+    const anonymous = await server.http().get('/api/v4/config/client?format=old');
     const res = await member.api.get('/api/v4/config/client?format=old');
     expectStatus(res, 200);
-    expect(res.body.NoAccounts).toBe('false');
-    expect(res.body.MaxPostSize).toBe('16383');
+    expect(res.body).toMatchObject(anonymous.body);
+    expect(res.body).toMatchObject({
+      NoAccounts: 'false',
+      MaxPostSize: '16383',
+      EnableIncomingWebhooks: 'true',
+      EnableUserAccessTokens: 'false',
+      EnablePostUsernameOverride: 'false',
+      EnablePostIconOverride: 'false',
+      ShowEmailAddress: 'true',
+      ShowFullName: 'true',
+    });
+    for (const value of Object.values(res.body)) expect(typeof value).toBe('string');
+  });
+
+  test('an invalid token is treated as no session (limited set), not refused', async () => {
+    const res = await server.http('0123456789abcdefghijklmnop').get('/api/v4/config/client?format=old');
+    expectStatus(res, 200);
+    expect(res.body).not.toHaveProperty('MaxPostSize');
   });
 });
 
@@ -153,7 +167,7 @@ describe('PatchConfig', () => {
     expect(read.body.ServiceSettings.EnablePostIconOverride).toBe(true);
     expect(read.body.ServiceSettings.EnablePostUsernameOverride).toBe(false);
 
-    const client = await server.http().get('/api/v4/config/client?format=old');
+    const client = await member.api.get('/api/v4/config/client?format=old');
     expect(client.body.EnablePostIconOverride).toBe('true');
 
     expectStatus(await admin.api.put('/api/v4/config/patch', { ServiceSettings: { EnablePostIconOverride: false } }), 200);

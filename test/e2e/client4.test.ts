@@ -42,12 +42,16 @@ test('the core chat flow works unchanged with Client4, then webhooks with Client
   expect((await anon.ping(false)).status).toBe('OK');
   const clientConfig = await anon.getClientConfig();
   expect(clientConfig.NoAccounts).toBe('true');
+  // Anonymous: the limited set only.
+  expect(clientConfig.MaxPostSize).toBeUndefined();
 
   // First user on an empty database becomes the system admin.
   const admin = await anon.createUser({ username: 'admin', email: 'admin@example.com', password: PASSWORD } as never, '', '');
   expect(admin.roles).toBe('system_admin system_user');
   const a = client();
   const me = await a.login('admin', PASSWORD);
+  // Signed in: the full set, with the message limit the webapp enforces.
+  expect((await a.getClientConfig()).MaxPostSize).toBe('16383');
   expect(me.id).toBe(admin.id);
   expect(a.getToken()).toHaveLength(26);
   expect(a.getServerVersion()).toMatch(/^\d+\.\d+\.\d+/);

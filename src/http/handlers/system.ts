@@ -6,8 +6,8 @@ export const GetPing: Handler<'GetPing'> = async ({ query, app }) => {
   return { status: body.status === 'OK' || !query.use_rest_semantics ? 200 : 500, body };
 };
 
-export const GetClientConfig: Handler<'GetClientConfig'> = async ({ query, app }) =>
-  ok(await app.system.clientConfig(query.format), { headers: { 'Cache-Control': 'no-cache, no-store, must-revalidate' } });
+export const GetClientConfig: Handler<'GetClientConfig'> = async ({ query, session, app }) =>
+  ok(await app.system.clientConfig(query.format, session), { headers: { 'Cache-Control': 'no-cache, no-store, must-revalidate' } });
 
 export const GetConfig = authed<'GetConfig'>(async ({ session, app }) =>
   ok(app.system.getConfig(session), { headers: { 'Cache-Control': 'no-cache, no-store, must-revalidate' } }),
