@@ -1127,6 +1127,8 @@ export interface components {
                 DriverName?: "sqlite" | "mysql";
                 /** @description Connection string: a file path for sqlite, `mysql://user:pass@host:port/db` for mysql. Returned masked as `********************************`; sending the masked value back leaves the stored value unchanged. */
                 DataSource?: string;
+                /** @description MySQL only: seconds one SQL statement may take before its connection is dropped and the request answered 503 (default 30), so a hung database cannot hold requests indefinitely. Migrations are not bounded. */
+                QueryTimeout?: number;
             };
             /** @description What users can see about other users. */
             PrivacySettings?: {

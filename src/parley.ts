@@ -36,7 +36,11 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
   const boot: BootConfig = loadBootConfig(options.env ?? process.env);
   const settings = bootSettings(boot);
   const logger = options.logger ?? createLogger();
-  const db = openDatabase({ driverName: settings.SqlSettings.DriverName, dataSource: settings.SqlSettings.DataSource });
+  const db = openDatabase({
+    driverName: settings.SqlSettings.DriverName,
+    dataSource: settings.SqlSettings.DataSource,
+    queryTimeoutMs: settings.SqlSettings.QueryTimeout * 1000,
+  });
   try {
     await migrate(db);
   } catch (err) {

@@ -18,6 +18,7 @@ export interface Config {
   SqlSettings: {
     DriverName: 'sqlite' | 'mysql';
     DataSource: string;
+    QueryTimeout: number;
   };
   PrivacySettings: {
     ShowEmailAddress: boolean;
@@ -47,6 +48,7 @@ export function defaultConfig(): Config {
     SqlSettings: {
       DriverName: 'sqlite',
       DataSource: './data/parley.db',
+      QueryTimeout: 30,
     },
     PrivacySettings: {
       ShowEmailAddress: true,
@@ -59,6 +61,7 @@ export function defaultConfig(): Config {
 export const PROCESS_LOCAL: ReadonlyArray<[Section, string]> = [
   ['SqlSettings', 'DriverName'],
   ['SqlSettings', 'DataSource'],
+  ['SqlSettings', 'QueryTimeout'],
   ['ServiceSettings', 'ListenAddress'],
 ];
 

@@ -1,6 +1,7 @@
 import knexFactory, { Knex } from 'knex';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { DatabaseUnavailableError } from '../lib/db-errors';
 import { migrationConfig } from './migrations';
 
 export type Dialect = 'sqlite' | 'mysql';
@@ -9,6 +10,8 @@ export interface Database {
   knex: Knex;
   dialect: Dialect;
   close(): Promise<void>;
+  /** Runs `fn` with statements unbounded by the query timeout (migrations may rebuild large tables). */
+  unbounded<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 export interface DatabaseOptions {
@@ -16,6 +19,8 @@ export interface DatabaseOptions {
   dataSource: string;
   /** Upper bound of pooled MySQL connections. */
   maxConnections?: number;
+  /** MySQL: how long one statement may take (SqlSettings.QueryTimeout, in ms); default 30 s. */
+  queryTimeoutMs?: number;
 }
 
 function mysqlConnection(dataSource: string): Knex.MySql2ConnectionConfig {
@@ -73,14 +78,60 @@ function cacheStatements(conn: SqliteConnection): void {
  */
 export const ACQUIRE_TIMEOUT_MS = 5000;
 export const CONNECT_TIMEOUT_MS = 5000;
+/** Mattermost's SqlSettings.QueryTimeout default: 30 s. */
+export const DEFAULT_QUERY_TIMEOUT_MS = 30000;
+
+interface MysqlConnection {
+  query(options: unknown, values: unknown, callback?: unknown): unknown;
+  destroy(): void;
+}
+
+type QueryCallback = (err: Error | null, ...results: unknown[]) => void;
+
+/**
+ * Bounds every statement sent on a mysql2 connection. mysql2's own `timeout` option leaves the connection waiting for
+ * the late answer, so the pool would hand out a connection that hangs the next query; here the connection is
+ * destroyed instead (Knex's pool checks for that and never reuses it) and the caller gets a 503-class error at once.
+ * A timed-out COMMIT has an unknown outcome, as with any lost connection (the group commit asks the database).
+ */
+function boundQueries(conn: MysqlConnection, timeoutMs: () => number): void {
+  const query = conn.query.bind(conn);
+  conn.query = (options: unknown, values: unknown, callback?: unknown) => {
+    const [vals, cb] = typeof values === 'function' ? [undefined, values as QueryCallback] : [values, callback as QueryCallback];
+    const ms = timeoutMs();
+    if (!cb || ms <= 0) return query(options, values, callback);
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      conn.destroy();
+      cb(new DatabaseUnavailableError(`The database did not answer within ${ms / 1000} s.`));
+    }, ms);
+    return query(options, vals, (err: Error | null, ...results: unknown[]) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      cb(err, ...results);
+    });
+  };
+}
 
 export function openDatabase(options: DatabaseOptions): Database {
   let knex: Knex;
+  const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  if (!(queryTimeoutMs > 0)) throw new Error('SqlSettings.QueryTimeout must be a positive number of seconds');
+  let unboundedRuns = 0;
   if (options.driverName === 'mysql') {
     knex = knexFactory({
       client: 'mysql2',
       connection: { ...mysqlConnection(options.dataSource), connectTimeout: CONNECT_TIMEOUT_MS },
-      pool: { min: 0, max: options.maxConnections ?? 10 },
+      pool: {
+        min: 0,
+        max: options.maxConnections ?? 10,
+        afterCreate: (conn: MysqlConnection, done: (err: Error | null, conn: unknown) => void) => {
+          boundQueries(conn, () => (unboundedRuns > 0 ? 0 : queryTimeoutMs));
+          done(null, conn);
+        },
+      },
       // Knex's default is 60 s: with the database hung, every request would hang that long. Fail fast instead (503).
       acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
     });
@@ -107,11 +158,23 @@ export function openDatabase(options: DatabaseOptions): Database {
       },
     });
   }
-  return { knex, dialect: options.driverName, close: () => knex.destroy() };
+  return {
+    knex,
+    dialect: options.driverName,
+    close: () => knex.destroy(),
+    unbounded: async (fn) => {
+      unboundedRuns++;
+      try {
+        return await fn();
+      } finally {
+        unboundedRuns--;
+      }
+    },
+  };
 }
 
 export async function migrate(db: Database): Promise<void> {
-  await db.knex.migrate.latest(migrationConfig);
+  await db.unbounded(() => db.knex.migrate.latest(migrationConfig));
 }
 
 export async function rollbackAll(db: Database): Promise<void> {

@@ -184,6 +184,14 @@ describe('PatchConfig', () => {
     expect(ping.body.database_status).toBe('OK');
   });
 
+  test('SqlSettings.QueryTimeout is shown (30 s by default) and must be a positive number of seconds', async () => {
+    expect((await admin.api.get('/api/v4/config')).body.SqlSettings.QueryTimeout).toBe(30);
+    const res = await admin.api.put('/api/v4/config/patch', { SqlSettings: { QueryTimeout: 0 } });
+    expect(res.status).toBe(400);
+    expectAppError(res, 400, res.body.id);
+    expect((await admin.api.get('/api/v4/config')).body.SqlSettings.QueryTimeout).toBe(30);
+  });
+
   test('a value of the wrong type is a 400 and changes nothing', async () => {
     const res = await admin.api.put('/api/v4/config/patch', { TeamSettings: { EnableOpenServer: 'yes' } });
     expect(res.status).toBe(400);

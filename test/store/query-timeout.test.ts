@@ -1,0 +1,81 @@
+// SqlSettings.QueryTimeout on MySQL/MariaDB: a statement the database does not answer in time fails with a
+// 503-class error, its connection is dropped (never handed out again to hang the next query), and the pool goes on
+// with fresh connections. Migrations run unbounded. Real MariaDB, real slow statements (SLEEP).
+import { isDatabaseUnavailable } from '../../src/lib/db-errors';
+import { openDatabase, type Database } from '../../src/store/db';
+import { createTestDatabase, testDialect, type TestDatabase } from '../support/database';
+
+const onMysql = testDialect() === 'mysql' ? describe : describe.skip;
+
+onMysql('query timeout (MySQL)', () => {
+  let tdb: TestDatabase;
+  let db: Database;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    db = openDatabase({ driverName: 'mysql', dataSource: tdb.dataSource, queryTimeoutMs: 400, maxConnections: 1 });
+  });
+  afterAll(async () => {
+    await db.close();
+    await tdb.drop();
+  });
+
+  const threadId = async () => Number(((await db.knex.raw('SELECT CONNECTION_ID() AS id')) as [Array<{ id: number }>])[0][0].id);
+
+  test('a statement slower than the timeout fails fast as "database unavailable"; the next query runs on a new connection', async () => {
+    const before = await threadId();
+    const started = Date.now();
+    const err = await db.knex.raw('SELECT SLEEP(3)').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    const took = Date.now() - started;
+    expect(isDatabaseUnavailable(err)).toBe(true);
+    expect(took).toBeGreaterThanOrEqual(350);
+    expect(took).toBeLessThan(2500);
+    // One pooled connection: had the dropped one been handed out again, this query would wait out the SLEEP.
+    const next = Date.now();
+    const after = await threadId();
+    expect(Date.now() - next).toBeLessThan(1500);
+    expect(after).not.toBe(before);
+  });
+
+  test('a timed-out statement inside a transaction fails the transaction; its writes are not committed', async () => {
+    await db.knex.schema.createTable('qt_probe', (t) => t.integer('n'));
+    const err = await db.knex
+      .transaction(async (trx) => {
+        await trx('qt_probe').insert({ n: 1 });
+        await trx.raw('SELECT SLEEP(3)');
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(isDatabaseUnavailable(err)).toBe(true);
+    // The server rolls back what the dropped connection left open.
+    let rows: unknown[] = [];
+    for (let i = 0; i < 20; i++) {
+      rows = await db.knex('qt_probe').select('n');
+      if (rows.length === 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(rows).toEqual([]);
+  });
+
+  test('statements faster than the timeout and SQL errors are untouched', async () => {
+    expect(((await db.knex.raw('SELECT SLEEP(0.1) AS s')) as [Array<{ s: number }>])[0][0].s).toBe(0);
+    const err = (await db.knex.raw('SELEKT 1').then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { code?: string };
+    expect(err.code).toBe('ER_PARSE_ERROR');
+    expect(isDatabaseUnavailable(err)).toBe(false);
+  });
+
+  test('work run unbounded (migrations) may take longer than the timeout', async () => {
+    const rows = (await db.unbounded(() => db.knex.raw('SELECT SLEEP(0.8) AS s'))) as [Array<{ s: number }>];
+    expect(rows[0][0].s).toBe(0);
+  });
+});
+
+if (testDialect() !== 'mysql') test.skip('query timeout: MySQL only (SQLite statements run in-process)', () => undefined);
