@@ -71,10 +71,18 @@ export class ConfigService {
   }
 
   startPolling(intervalMs = 1000): void {
+    let polling = false;
     this.timer = setInterval(() => {
-      this.refresh().catch(() => {
-        // The database is unreachable: keep serving with the last known config until it returns.
-      });
+      // One poll at a time: with the database hung, overlapping polls would pile up and hold pooled connections.
+      if (polling) return;
+      polling = true;
+      this.refresh()
+        .catch(() => {
+          // The database is unreachable: keep serving with the last known config until it returns.
+        })
+        .finally(() => {
+          polling = false;
+        });
     }, intervalMs);
     this.timer.unref();
   }
