@@ -43,6 +43,19 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return isDatabaseUnavailable((err as { cause?: unknown }).cause);
 }
 
+/**
+ * Whether the server gave up waiting on the database: a statement past SqlSettings.QueryTimeout, no pooled connection
+ * in time, a connect that timed out. The database is hung (or unreachable), so asking it again on behalf of the same
+ * request would only make that client wait another full bound before its 503.
+ */
+export function isDatabaseTimeout(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { code?: unknown; name?: string };
+  if (e.code === 'ETIMEDOUT' || e.code === 'PROTOCOL_SEQUENCE_TIMEOUT') return true;
+  if (e.name === 'KnexTimeoutError' || e.name === 'DatabaseUnavailableError') return true;
+  return isDatabaseTimeout((err as { cause?: unknown }).cause);
+}
+
 /** A unique or primary key refused a row: on a retried write, the sign that an earlier attempt committed after all. */
 export function isDuplicateKey(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
@@ -50,7 +63,7 @@ export function isDuplicateKey(err: unknown): boolean {
   return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
-/** Thrown where the server gives up waiting for the database (e.g. a queued write the database never took). */
+/** Thrown where the server gives up waiting for the database (a statement past its time, a queued write never taken). */
 export class DatabaseUnavailableError extends Error {
   constructor(message = 'The database did not answer in time.') {
     super(message);

@@ -92,10 +92,13 @@ type QueryCallback = (err: Error | null, ...results: unknown[]) => void;
  * Bounds every statement sent on a mysql2 connection. mysql2's own `timeout` option leaves the connection waiting for
  * the late answer, so the pool would hand out a connection that hangs the next query; here the connection is
  * destroyed instead (Knex's pool checks for that and never reuses it) and the caller gets a 503-class error at once.
- * A timed-out COMMIT has an unknown outcome, as with any lost connection (the group commit asks the database).
+ * A timed-out COMMIT has an unknown outcome, as with any lost connection (the caller gets a 503, which promises
+ * nothing). Statements sent after the drop (a transaction's ROLLBACK) fail as timeouts too: Knex rejects a
+ * transaction with its ROLLBACK's error, and the group commit must still see that the database did not answer.
  */
 function boundQueries(conn: MysqlConnection, timeoutMs: () => number): void {
   const query = conn.query.bind(conn);
+  let dropped: DatabaseUnavailableError | undefined;
   conn.query = (options: unknown, values: unknown, callback?: unknown) => {
     const [vals, cb] = typeof values === 'function' ? [undefined, values as QueryCallback] : [values, callback as QueryCallback];
     const ms = timeoutMs();
@@ -103,14 +106,16 @@ function boundQueries(conn: MysqlConnection, timeoutMs: () => number): void {
     let settled = false;
     const timer = setTimeout(() => {
       settled = true;
+      dropped = new DatabaseUnavailableError(`The database did not answer within ${ms / 1000} s.`);
       conn.destroy();
-      cb(new DatabaseUnavailableError(`The database did not answer within ${ms / 1000} s.`));
+      cb(dropped);
     }, ms);
     return query(options, vals, (err: Error | null, ...results: unknown[]) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      cb(err, ...results);
+      if (err && dropped) cb(new DatabaseUnavailableError(`${dropped.message} (${err.message})`), ...results);
+      else cb(err, ...results);
     });
   };
 }

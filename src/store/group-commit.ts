@@ -1,5 +1,5 @@
 import type { Stores } from '.';
-import { DatabaseUnavailableError, isDuplicateKey } from '../lib/db-errors';
+import { DatabaseUnavailableError, isDatabaseTimeout, isDuplicateKey } from '../lib/db-errors';
 
 /** See GroupCommit.maxWaitMs. */
 export const QUEUE_TIMEOUT_MS = 5000;
@@ -17,10 +17,11 @@ interface Pending<I, R> {
  *
  * Each caller's promise settles only after the transaction holding its item has committed (or failed), so "ok"
  * still means "on disk". If a shared transaction fails, its items are retried one per transaction: one bad item
- * gets its own error and never fails the others. If no transaction can begin at all (the database is unreachable),
- * every waiting item gets that error at once instead of one wait each. If the connection dies during COMMIT, the
- * database is asked whether the items are stored (see `attempt`), so a commit whose answer was lost is not retried
- * into duplicates nor reported as a failure.
+ * gets its own error and never fails the others. If no transaction can begin at all (the database is unreachable)
+ * or the database does not answer in time (hung), every item of the transaction gets that error at once instead of
+ * one wait each: a write waits at most its time in the queue plus one attempt. If the connection dies during COMMIT,
+ * the database is asked whether the items are stored (see `attempt`), so a commit whose answer was lost is not
+ * retried into duplicates nor reported as a failure.
  */
 export class GroupCommit<I, R> {
   private queue: Array<Pending<I, R>> = [];
@@ -106,9 +107,9 @@ export class GroupCommit<I, R> {
       batch.forEach((p, i) => p.resolve(attempt.results[i]));
       return;
     }
-    // No transaction could even begin (database down, pool exhausted): one by one would fail the same way, each
-    // after its own wait, so everyone gets this error now.
-    if (!attempt.started) {
+    // No transaction could even begin (database down, pool exhausted), or the database did not answer in time: one
+    // by one would fail the same way, each after its own wait, so everyone gets this error now.
+    if (hopeless(attempt)) {
       for (const p of batch) p.reject(attempt.err);
       return;
     }
@@ -122,7 +123,7 @@ export class GroupCommit<I, R> {
     }
   }
 
-  /** Runs one item in its own transaction; returns the error if no transaction could begin (the others' cue). */
+  /** Runs one item in its own transaction; returns the error if retrying the others is hopeless (their cue). */
   private async runAlone(p: Pending<I, R>): Promise<{ err: unknown } | undefined> {
     const attempt = await this.attempt([p.item]);
     if ('results' in attempt) {
@@ -130,7 +131,7 @@ export class GroupCommit<I, R> {
       return undefined;
     }
     p.reject(attempt.err);
-    return attempt.started ? undefined : { err: attempt.err };
+    return hopeless(attempt) ? { err: attempt.err } : undefined;
   }
 
   /**
@@ -154,8 +155,10 @@ export class GroupCommit<I, R> {
       return { results };
     } catch (err) {
       // A batch that failed before COMMIT was rolled back: its items are retried alone, and only there does a
-      // duplicate key hint at an earlier attempt's commit.
-      if (started && this.options.recover && (applied || (items.length === 1 && isDuplicateKey(err)))) {
+      // duplicate key hint at an earlier attempt's commit. After a timeout the database is not asked: it is not
+      // answering, and the callers' 503 promises nothing either way.
+      const mayHaveCommitted = applied || (items.length === 1 && isDuplicateKey(err));
+      if (started && this.options.recover && mayHaveCommitted && !isDatabaseTimeout(err)) {
         const recovered = await this.options.recover(items).catch(() => undefined);
         if (recovered) {
           this.stats.recovered += items.length;
@@ -166,4 +169,13 @@ export class GroupCommit<I, R> {
       return { err, started };
     }
   }
+}
+
+/**
+ * Whether retrying a failed transaction's items is pointless: none could begin, or the database did not answer in
+ * time. Either way each retry would wait out the same bound again (a hung database: one 503 after one wait, not one
+ * wait per item or per retry).
+ */
+function hopeless(attempt: { err: unknown; started: boolean }): boolean {
+  return !attempt.started || isDatabaseTimeout(attempt.err);
 }

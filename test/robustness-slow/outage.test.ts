@@ -7,6 +7,8 @@ import { buildServer, startProcess, type Build, type Proc } from '../robustness/
 import { installDb, mariadbd, PrivateMariaDb } from '../robustness/support/mariadb';
 import { startLoad, summarise, type Answer } from '../robustness/support/load';
 import { channelMessages, createRemoteWorld, postHook, type RemoteWorld } from '../robustness/support/world';
+import { ACQUIRE_TIMEOUT_MS } from '../../src/store/db';
+import { QUEUE_TIMEOUT_MS } from '../../src/store/group-commit';
 
 const available = !!mariadbd && !!installDb;
 const describeIf = available ? describe : describe.skip;
@@ -19,8 +21,14 @@ const acknowledged: string[] = [];
 
 /** SqlSettings.QueryTimeout of the server under test: short, so the freeze outlasts it. */
 const QUERY_TIMEOUT_S = 3;
-/** How long the database is frozen: well beyond every bound a request can wait on. */
-const FREEZE_MS = 20000;
+/**
+ * The longest a request may wait on a database that does not answer, as the README states it: a write waits in the
+ * queue, then its transaction waits for a connection, then for its first statement; nothing is waited out twice.
+ * Plus slack for timers firing late on a loaded CI machine.
+ */
+const ANSWER_BOUND_MS = QUEUE_TIMEOUT_MS + ACQUIRE_TIMEOUT_MS + QUERY_TIMEOUT_S * 1000 + 2000;
+/** How long the database is frozen: beyond every bound a request can wait on, for requests arriving in its first 4 s. */
+const FREEZE_MS = ANSWER_BOUND_MS + 8000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -48,10 +56,10 @@ describeIf('database outage (private MariaDB)', () => {
     const bad = answers.filter((a) => a.error || a.problem || (a.status >= 500 && (a.status !== 503 || a.id !== 'api.context.database_unavailable.app_error' || a.detailed !== '')));
     // The server logs every 500 with its error: show those lines, they say what to classify or fix.
     if (bad.length > 0) console.log(proc.output().split('\n').filter((l) => l.includes('"request failed"')).slice(0, 5).join('\n'));
-    expect(bad.slice(0, 10)).toEqual([]);
+    expect({ bad: bad.slice(0, 10) }).toEqual({ bad: [] });
     // Fail fast: nobody waits long for a 503.
-    const slow = answers.filter((a) => a.status === 503 && a.ms > 10000);
-    expect(slow.slice(0, 5)).toEqual([]);
+    const slow = answers.filter((a) => a.status === 503 && a.ms > ANSWER_BOUND_MS);
+    expect({ slow: slow.slice(0, 5) }).toEqual({ slow: [] });
     for (const a of answers) if (a.kind === 'hook' && a.status === 200) acknowledged.push(a.text as string);
   }
 
@@ -123,7 +131,7 @@ describeIf('database outage (private MariaDB)', () => {
     expect(back).toBeLessThan(5000);
   }, 90000);
 
-  test('database frozen (SIGSTOP) for 20 s under load: every request answered within seconds instead of hanging, serving again once it thaws', async () => {
+  test('database frozen (SIGSTOP) under load for longer than any request may wait: every request answered within seconds instead of hanging, serving again once it thaws', async () => {
     const load = startLoad(proc.url, { ...world, tag: 'freeze', senders: 10, readers: 4 });
     await sleep(700);
     maria.freeze();
@@ -142,17 +150,19 @@ describeIf('database outage (private MariaDB)', () => {
     await load.stop();
     const answers = await Promise.all(fresh);
     console.log(`SIGSTOP: load ${JSON.stringify(summarise(load.answers))}; fresh requests while frozen ${JSON.stringify(summarise(answers))}, answered in ${answers.map((a) => a.ms).join(',')} ms; serving ${back} ms after the thaw`);
+    const long = load.answers.filter((a) => a.ms > 5000).map((a) => `${a.kind} ${a.status} at freeze${a.at >= frozenAt ? '+' : ''}${a.at - frozenAt} ms took ${a.ms} ms`);
+    if (long.length > 0) console.log(`load requests that took over 5 s:\n${long.join('\n')}`);
     expectClean([...load.answers, ...answers]);
     // Requests that arrived while the database hung were answered 503 within seconds, long before it thawed: the
     // pool's acquire timeout, the write queue's wait limit, and for a request whose query went into the hung server
     // on an idle pooled connection, the query timeout.
     // A write may also be taken by a transaction that gets a connection in time and commits (ok). Either way each
     // answer comes within the sum of those bounds, and before the thaw.
-    const late = answers.filter((a) => a.ms > 11000 || a.at + a.ms >= thawAt);
-    expect(late).toEqual([]);
+    const late = answers.filter((a) => a.ms > ANSWER_BOUND_MS || a.at + a.ms >= thawAt);
+    expect({ late }).toEqual({ late: [] });
     // The load's own requests, stuck in the database when it froze, were let go by the query timeout too.
     const stuck = load.answers.filter((a) => a.at < frozenAt && a.at + a.ms > frozenAt + 1000);
-    expect(stuck.filter((a) => a.at + a.ms > thawAt)).toEqual([]);
+    expect({ stuckUntilThaw: stuck.filter((a) => a.at + a.ms > thawAt) }).toEqual({ stuckUntilThaw: [] });
     expect(back).toBeLessThan(10000);
   }, 90000);
 

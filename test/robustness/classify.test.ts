@@ -1,7 +1,7 @@
 // The small pieces the robustness fixes rest on: which errors are "database unavailable" (503), what the writer
 // makes of them, and the nesting limit of request bodies.
 import { AppError } from '../../src/app/errors';
-import { DatabaseUnavailableError, isDatabaseUnavailable } from '../../src/lib/db-errors';
+import { DatabaseUnavailableError, isDatabaseTimeout, isDatabaseUnavailable } from '../../src/lib/db-errors';
 import { MAX_JSON_DEPTH, nestingExceeds } from '../../src/lib/json-depth';
 import { errorBody } from '../../src/http/writer';
 
@@ -38,6 +38,19 @@ test.each([
   ['a failure whose cause is a lost connection', new Error('rollback failed', { cause: Object.assign(new Error('x'), { code: 'PROTOCOL_CONNECTION_LOST' }) })],
 ])('%s is "database unavailable"', (_name, err) => {
   expect(isDatabaseUnavailable(err)).toBe(true);
+});
+
+// A timeout (the database hung) is never waited out twice for one request: the group commit neither retries nor checks.
+test.each([
+  ['a statement past the query timeout', new DatabaseUnavailableError('The database did not answer within 3 s.'), true],
+  ['a Knex acquire timeout', Object.assign(new Error('Knex: Timeout acquiring a connection.'), { name: 'KnexTimeoutError' }), true],
+  ['a connect that timed out', withCode('ETIMEDOUT'), true],
+  ['a rollback failure caused by a timeout', new Error('rollback failed', { cause: new DatabaseUnavailableError() }), true],
+  ['a killed connection', withCode('ER_CONNECTION_KILLED'), false],
+  ['a deadlock', withCode('ER_LOCK_DEADLOCK'), false],
+  ['a duplicate key', withCode('ER_DUP_ENTRY'), false],
+])('%s: a database timeout? %s', (_name, err, timeout) => {
+  expect(isDatabaseTimeout(err)).toBe(timeout);
 });
 
 test.each([

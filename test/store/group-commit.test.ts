@@ -3,6 +3,7 @@
 import type { Channel, Post } from '../../src/app/model';
 import type { Stores } from '../../src/store';
 import { findCommitted } from '../../src/app/posts';
+import { DatabaseUnavailableError } from '../../src/lib/db-errors';
 import { GroupCommit } from '../../src/store/group-commit';
 import { DUPLICATE, channelWithMembers, makeChannel, makePost, makeTeam, makeUser, openStores, rejection, writePosts, type StoreHarness } from './fixtures';
 
@@ -123,6 +124,55 @@ test('when no transaction can begin (database unreachable), every waiting write 
   expect(outcomes).toEqual([1, 2, 3, 4, 5].map(() => 'connect ECONNREFUSED 127.0.0.1:3306'));
   // One attempt for the shared transaction, none one by one.
   expect(attempts).toBe(1);
+});
+
+describe('the database not answering in time (hung)', () => {
+  const timedOut = () => new DatabaseUnavailableError('The database did not answer within 3 s.');
+
+  test.each([
+    ['during a statement', 'statement'],
+    ['at COMMIT', 'commit'],
+  ] as const)('%s: every write of the transaction gets the 503-class error at once, not retried alone nor checked', async (_when, hungAt) => {
+    const ch = await newChannel();
+    let transactions = 0;
+    // The real stores; every transaction begins, then a statement or the COMMIT times out (and nothing is kept).
+    const hung = {
+      ...h.stores,
+      transaction: async <T>(fn: (tx: Stores) => Promise<T>): Promise<T> => {
+        transactions++;
+        await h.stores
+          .transaction(async (tx) => {
+            await fn(tx);
+            throw new Error('rolled back');
+          })
+          .catch((err: Error) => {
+            if (err.message !== 'rolled back') throw err;
+          });
+        throw timedOut();
+      },
+    } as Stores;
+    let checks = 0;
+    const writer = new GroupCommit<Item, string>(
+      hung,
+      async (tx, items) => {
+        if (hungAt === 'statement') throw timedOut();
+        await tx.posts.writeMany(items.map((i) => ({ channelId: i.channelId, posts: i.posts, mentions: new Map() })));
+        return items.map((i) => i.posts[0].id);
+      },
+      {
+        recover: async () => {
+          checks++;
+          return undefined;
+        },
+      },
+    );
+    const outcomes = await Promise.all(Array.from({ length: 6 }, (_, i) => rejection(writer.submit({ channelId: ch.id, posts: [post(ch.id, i)] }))));
+    expect(outcomes).toEqual(Array(6).fill('The database did not answer within 3 s.'));
+    // One transaction for the whole batch (the first write may run alone before the others queue up): no retries.
+    expect(transactions).toBeLessThanOrEqual(2);
+    expect(writer.stats.retriedAlone).toBe(0);
+    expect(checks).toBe(0);
+  });
 });
 
 describe('a connection lost around COMMIT', () => {

@@ -1,7 +1,7 @@
 // SqlSettings.QueryTimeout on MySQL/MariaDB: a statement the database does not answer in time fails with a
 // 503-class error, its connection is dropped (never handed out again to hang the next query), and the pool goes on
 // with fresh connections. Migrations run unbounded. Real MariaDB, real slow statements (SLEEP).
-import { isDatabaseUnavailable } from '../../src/lib/db-errors';
+import { isDatabaseTimeout, isDatabaseUnavailable } from '../../src/lib/db-errors';
 import { openDatabase, type Database } from '../../src/store/db';
 import { createTestDatabase, testDialect, type TestDatabase } from '../support/database';
 
@@ -31,6 +31,7 @@ onMysql('query timeout (MySQL)', () => {
     );
     const took = Date.now() - started;
     expect(isDatabaseUnavailable(err)).toBe(true);
+    expect(isDatabaseTimeout(err)).toBe(true);
     expect(took).toBeGreaterThanOrEqual(350);
     expect(took).toBeLessThan(2500);
     // One pooled connection: had the dropped one been handed out again, this query would wait out the SLEEP.
@@ -52,6 +53,9 @@ onMysql('query timeout (MySQL)', () => {
         (e: unknown) => e,
       );
     expect(isDatabaseUnavailable(err)).toBe(true);
+    // Still known as a timeout after the transaction's rollback on the dropped connection: the group commit must not
+    // retry it (another full wait on a hung database).
+    expect(isDatabaseTimeout(err)).toBe(true);
     // The server rolls back what the dropped connection left open.
     let rows: unknown[] = [];
     for (let i = 0; i < 20; i++) {
