@@ -12,7 +12,7 @@ beforeAll(async () => {
   server = await spawnServer({ MM_SQLSETTINGS_DRIVERNAME: db.driver, MM_SQLSETTINGS_DATASOURCE: db.dataSource });
 });
 afterAll(async () => {
-  if (server.child.exitCode === null) await server.kill();
+  await server?.kill();
   await db.drop();
 });
 

@@ -19,7 +19,7 @@ export interface ServerProcess {
   output(): string;
   /** SIGTERM and wait for the exit: the code, or the signal for a process (npm) that dies of it. */
   stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** SIGKILL: no chance to flush or clean up. */
+  /** SIGKILL to the process and everything it started: no chance to flush or clean up. */
   kill(): Promise<void>;
 }
 
@@ -36,7 +36,19 @@ export async function spawnServer(env: Record<string, string>, opts: { viaNpmSta
     cwd: projectRoot(),
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', MM_SERVICESETTINGS_LISTENADDRESS: `127.0.0.1:${port}`, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so kill() reaches whatever npm started too, even if a signal was not relayed.
+    detached: true,
   });
+  const killGroup = () => {
+    try {
+      process.kill(-(child.pid as number), 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  // If the test process dies first (a timeout, forceExit), the server must not outlive it.
+  process.once('exit', killGroup);
+  child.once('exit', () => process.removeListener('exit', killGroup));
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
@@ -53,7 +65,7 @@ export async function spawnServer(env: Record<string, string>, opts: { viaNpmSta
       // not listening yet
     }
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
+      killGroup();
       throw new Error(`server did not become ready:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 200));
@@ -67,7 +79,7 @@ export async function spawnServer(env: Record<string, string>, opts: { viaNpmSta
       return exited;
     },
     kill: async () => {
-      child.kill('SIGKILL');
+      killGroup();
       await exited;
     },
   };
