@@ -1,5 +1,4 @@
 import express, { NextFunction, Request, Response } from 'express';
-import { createRequire } from 'node:module';
 import * as OpenApiValidator from 'express-openapi-validator';
 import OpenAPIBackend, { type Context, type Operation, type OpenAPIRouter, type Request as RouterRequest } from 'openapi-backend';
 import type { App } from '../app';
@@ -12,6 +11,7 @@ import { handlers } from './handlers';
 import type { Input, OperationId, Reply } from './operation';
 import { writeError, writeJson } from './writer';
 import { routerErrorHandlers } from './router-errors';
+import { cacheRouteLookups, memoizeValidatorRoutes } from './validator-tuning';
 
 export interface ApiOptions {
   /** The bundled spec (generated/openapi.json). */
@@ -104,42 +104,6 @@ function precompileRouter(router: OpenAPIRouter): void {
     return undefined;
   };
   router.matchOperation = match as OpenAPIRouter['matchOperation'];
-}
-
-type PathToRegexp = ((path: unknown, options?: Record<string, unknown>) => unknown) & { memoized?: boolean };
-
-/**
- * express-openapi-validator finds a request's route by compiling every route of the spec with path-to-regexp, one
- * after the other until one matches, on every request: most of what request validation costs. Compiling is pure
- * (same route and options, same pattern), so the patterns it compiles are kept. Only string routes with the options
- * it passes are kept; anything else is compiled as before. (The router of Express compiles its own routes once,
- * through another entry point of the module.)
- */
-function memoizeValidatorRoutes(): void {
-  const fromValidator = createRequire(require.resolve('express-openapi-validator'));
-  const module = fromValidator('path-to-regexp') as { pathToRegexp: PathToRegexp };
-  const compile = module.pathToRegexp;
-  if (compile.memoized) return;
-  // Route → compiled pattern per combination of the two flags the validator passes. The route strings are the
-  // validator's own, the same objects on every request, so the lookup is a hash hit, not a string build.
-  const cache = new Map<string, unknown[]>();
-  const memoized: PathToRegexp = (path, options = {}) => {
-    if (typeof path !== 'string') return compile(path, options);
-    let flags = 0;
-    for (const key in options) {
-      if (key === 'sensitive') flags |= options.sensitive ? 1 : 0;
-      else if (key === 'strict') flags |= options.strict ? 2 : 0;
-      else return compile(path, options);
-    }
-    let compiled = cache.get(path);
-    if (!compiled) {
-      compiled = [];
-      cache.set(path, compiled);
-    }
-    return (compiled[flags] ??= compile(path, options));
-  };
-  memoized.memoized = true;
-  module.pathToRegexp = memoized;
 }
 
 /** Express app for /api/v4: body → spec validation → session → operationId handler → one writer. */
@@ -238,7 +202,7 @@ export async function createApiApp(app: App, options: ApiOptions): Promise<expre
       ignoreUndocumented: false,
     });
     // With validateSecurity off its middleware only hands the request on: one router layer and promise hop less.
-    web.use(validator.filter((middleware) => middleware.name !== 'securityMiddleware'));
+    web.use(cacheRouteLookups(validator.filter((middleware) => middleware.name !== 'securityMiddleware')));
   }
 
   web.use(async (req: Request, res: Response, next: NextFunction) => {
