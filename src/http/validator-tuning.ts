@@ -7,7 +7,7 @@ type PathToRegexp = ((path: unknown, options?: Record<string, unknown>) => unkno
 
 /**
  * express-openapi-validator finds a request's route by compiling every route of the spec with path-to-regexp, one
- * after the other until one matches, on every request: most of what request validation costs. Compiling is pure
+ * after the other until one matches, on every request it has not seen (see cacheRouteLookups). Compiling is pure
  * (same route and options, same pattern), so the patterns it compiles are kept. Only string routes with the options
  * it passes are kept; anything else is compiled as before. (The router of Express compiles its own routes once,
  * through another entry point of the module.)

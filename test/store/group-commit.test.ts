@@ -27,15 +27,41 @@ interface Item {
   posts: Post[];
 }
 
+/** The writer's work for a batch: the items' posts, in the transaction it is given. */
+const writeItems = (tx: Stores, items: Item[]) => tx.posts.writeMany(items.map((i) => ({ channelId: i.channelId, posts: i.posts, mentions: new Map() })));
+
 function postWriter(): GroupCommit<Item, string> {
   return new GroupCommit<Item, string>(
     h.stores,
     async (tx, items) => {
-      await tx.posts.writeMany(items.map((i) => ({ channelId: i.channelId, posts: i.posts, mentions: new Map() })));
+      await writeItems(tx, items);
       return items.map((i) => i.posts[0].id);
     },
     { concurrency: h.stores.concurrentWriters },
   );
+}
+
+const lost = () => Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST', fatal: true });
+
+/**
+ * The real stores, except that the first `times` transactions fail at their very end with `error()`: after the
+ * database committed (`committed: true`, the answer to COMMIT lost with the connection) or just before (rolled back).
+ */
+function failingAtCommit(times: number, committed: boolean, error: () => Error = lost): Stores {
+  let left = times;
+  return {
+    ...h.stores,
+    transaction: async <T>(fn: (tx: Stores) => Promise<T>): Promise<T> => {
+      const fail = left-- > 0;
+      const result = await h.stores.transaction(async (tx) => {
+        const r = await fn(tx);
+        if (fail && !committed) throw error();
+        return r;
+      });
+      if (fail) throw error();
+      return result;
+    },
+  };
 }
 
 const newChannel = (): Promise<Channel> => channelWithMembers(h.stores, makeChannel({ team_id: teamId }), [alice]);
@@ -134,29 +160,14 @@ describe('the database not answering in time (hung)', () => {
     ['at COMMIT', 'commit'],
   ] as const)('%s: every write of the transaction gets the 503-class error at once, not retried alone nor checked', async (_when, hungAt) => {
     const ch = await newChannel();
-    let transactions = 0;
     // The real stores; every transaction begins, then a statement or the COMMIT times out (and nothing is kept).
-    const hung = {
-      ...h.stores,
-      transaction: async <T>(fn: (tx: Stores) => Promise<T>): Promise<T> => {
-        transactions++;
-        await h.stores
-          .transaction(async (tx) => {
-            await fn(tx);
-            throw new Error('rolled back');
-          })
-          .catch((err: Error) => {
-            if (err.message !== 'rolled back') throw err;
-          });
-        throw timedOut();
-      },
-    } as Stores;
+    const hung = failingAtCommit(Infinity, false, timedOut);
     let checks = 0;
     const writer = new GroupCommit<Item, string>(
       hung,
       async (tx, items) => {
         if (hungAt === 'statement') throw timedOut();
-        await tx.posts.writeMany(items.map((i) => ({ channelId: i.channelId, posts: i.posts, mentions: new Map() })));
+        await writeItems(tx, items);
         return items.map((i) => i.posts[0].id);
       },
       {
@@ -169,41 +180,18 @@ describe('the database not answering in time (hung)', () => {
     const outcomes = await Promise.all(Array.from({ length: 6 }, (_, i) => rejection(writer.submit({ channelId: ch.id, posts: [post(ch.id, i)] }))));
     expect(outcomes).toEqual(Array(6).fill('The database did not answer within 3 s.'));
     // One transaction for the whole batch (the first write may run alone before the others queue up): no retries.
-    expect(transactions).toBeLessThanOrEqual(2);
+    expect(writer.stats.transactions).toBeLessThanOrEqual(2);
     expect(writer.stats.retriedAlone).toBe(0);
     expect(checks).toBe(0);
   });
 });
 
 describe('a connection lost around COMMIT', () => {
-  const lost = () => Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST', fatal: true });
-
-  /**
-   * The real stores, except that the first `times` transactions fail at their very end: after the database
-   * committed (`committed: true`, the answer to COMMIT lost with the connection) or just before (rolled back).
-   */
-  function failingAtCommit(times: number, committed: boolean): Stores {
-    let left = times;
-    return {
-      ...h.stores,
-      transaction: async <T>(fn: (tx: Stores) => Promise<T>): Promise<T> => {
-        const fail = left-- > 0;
-        const result = await h.stores.transaction(async (tx) => {
-          const r = await fn(tx);
-          if (fail && !committed) throw lost();
-          return r;
-        });
-        if (fail) throw lost();
-        return result;
-      },
-    };
-  }
-
   function writerOver(stores: Stores, recover: (items: Item[]) => Promise<boolean[] | undefined>): GroupCommit<Item, boolean> {
     return new GroupCommit<Item, boolean>(
       stores,
       async (tx, items) => {
-        await tx.posts.writeMany(items.map((i) => ({ channelId: i.channelId, posts: i.posts, mentions: new Map() })));
+        await writeItems(tx, items);
         return items.map(() => true);
       },
       { recover },
