@@ -1198,7 +1198,7 @@ export interface components {
             icon_emoji?: string;
             /** @description Slack-style message attachments. Null entries are dropped; a post with attachments gets the type `slack_attachment`. */
             attachments?: components["schemas"]["SlackAttachment"][] | null;
-            /** @description Post type. It must be blank or start with `custom_`. */
+            /** @description Post type. It must be blank or start with `custom_`, and be at most 64 characters. */
             type?: string;
             /** @description Extra properties stored on the post. The keys from_webhook, override_username, override_icon_url, override_icon_emoji, webhook_display_name and attachments are reserved: the server sets or drops them, whatever the payload says. `card` holds Markdown shown in a side panel. Serialised props larger than 760000 characters are rejected. */
             props?: {
@@ -1974,11 +1974,11 @@ export interface operations {
                     position?: string;
                     /** @description Preferred language (default `en`). */
                     locale?: string;
-                    /** @description Free-form string properties. */
+                    /** @description Free-form string properties, at most 65535 bytes as JSON. */
                     props?: {
                         [key: string]: string;
                     };
-                    /** @description Notification preferences; missing keys get the server defaults. */
+                    /** @description Notification preferences; missing keys get the server defaults. At most 65535 bytes as JSON with them. */
                     notify_props?: {
                         [key: string]: string;
                     };
@@ -2206,11 +2206,11 @@ export interface operations {
                     position?: string;
                     /** @description New preferred language. */
                     locale?: string;
-                    /** @description Replacement set of free-form string properties. */
+                    /** @description Replacement set of free-form string properties, at most 65535 bytes as JSON. */
                     props?: {
                         [key: string]: string;
                     };
-                    /** @description Replacement notification preferences. */
+                    /** @description Notification preferences merged over the current ones; the result is at most 65535 bytes as JSON. */
                     notify_props?: {
                         [key: string]: string;
                     };
@@ -3014,7 +3014,7 @@ export interface operations {
                     props?: {
                         [key: string]: unknown;
                     };
-                    /** @description Client-chosen id returned unchanged in the created post. */
+                    /** @description Client-chosen id returned unchanged in the created post, at most 64 characters (the web and mobile apps send the user's id, a colon and a millisecond timestamp: 40 characters). */
                     pending_post_id?: string;
                     /** @description Metadata of the new post; only priority is read. */
                     metadata?: {
@@ -3525,7 +3525,7 @@ export interface operations {
                     icon_url?: string;
                     /** @description Emoji name used as the profile picture. */
                     icon_emoji?: string;
-                    /** @description Post type; empty or starting with `custom_`. */
+                    /** @description Post type; empty or starting with `custom_`, at most 64 characters. */
                     type?: string;
                 };
             };

@@ -4,6 +4,10 @@ import { codePointLength } from '../lib/text';
 export const MAX_POST_RUNES = 16383;
 export const MAX_PROPS_RUNES = 800000;
 export const MAX_USER_PROPS_RUNES = 760000;
+/** A post's type is stored in 64 characters (Mattermost's own column is narrower; its types are all shorter). */
+export const MAX_POST_TYPE_LENGTH = 64;
+/** A user's props and notify_props are each stored as JSON in a TEXT column: 65535 bytes on MySQL and MariaDB. */
+export const MAX_USER_MAP_BYTES = 65535;
 
 const USERNAME = /^[a-z0-9.\-_]+$/;
 const RESERVED_USERNAMES = new Set(['all', 'channel', 'matterbot', 'system']);
@@ -46,6 +50,11 @@ const EMAIL = /^[^\s\x00-\x1f\x7f@<>(),;:"]+@[^\s\x00-\x1f\x7f@<>(),;:".]+(\.[^\
 
 export function isValidEmail(email: string): boolean {
   return email.length <= 128 && EMAIL.test(email);
+}
+
+/** Whether a map, stored as JSON, fits a user's TEXT column. */
+export function fitsUserMap(value: Record<string, unknown> | undefined): boolean {
+  return value === undefined || Buffer.byteLength(JSON.stringify(value)) <= MAX_USER_MAP_BYTES;
 }
 
 export function withinRunes(value: string | undefined, max: number): boolean {

@@ -5,7 +5,7 @@ import type { Deps } from './deps';
 import { AppError } from './errors';
 import type { Session, User, UserAccessToken, UserRecord } from './model';
 import { isSystemAdmin } from './permissions';
-import { isValidEmail, isValidUsername, withinRunes } from './rules';
+import { fitsUserMap, isValidEmail, isValidUsername, MAX_USER_MAP_BYTES, withinRunes } from './rules';
 import { sanitizeUser } from './sanitize';
 import type { UserFilter } from '../store/users-store';
 
@@ -66,6 +66,12 @@ function validateProfile(u: UserPatch): void {
   if (u.timezone !== undefined && JSON.stringify(u.timezone).length > 256) throw invalid('timezone', 'Invalid timezone.');
 }
 
+/** props and notify_props are stored whole after merging, so it is the merged map that must fit its column. */
+function checkStoredMaps(u: Pick<UserPatch, 'props' | 'notify_props'>): void {
+  if (!fitsUserMap(u.props)) throw invalid('props', `Invalid props: at most ${MAX_USER_MAP_BYTES} bytes as JSON.`);
+  if (!fitsUserMap(u.notify_props)) throw invalid('notify_props', `Invalid notify_props: at most ${MAX_USER_MAP_BYTES} bytes as JSON.`);
+}
+
 function validatePassword(password: string): void {
   if (password.length < 8 || Buffer.byteLength(password) > 72) {
     throw AppError.badRequest('model.user.is_valid.pwd.app_error', 'Your password must contain between 8 and 72 characters.');
@@ -106,6 +112,8 @@ export class UsersService {
     const email = (input.email ?? '').toLowerCase();
     validateProfile({ ...input, username, email });
     validatePassword(input.password ?? '');
+    const notifyProps = { ...DEFAULT_NOTIFY_PROPS, ...(input.notify_props ?? {}) };
+    checkStoredMaps({ props: input.props, notify_props: notifyProps });
     if (await stores.users.getByUsername(username)) {
       throw AppError.badRequest('app.user.save.username_exists.app_error', 'An account with that username already exists.');
     }
@@ -130,7 +138,7 @@ export class UsersService {
       roles: isFirst ? 'system_admin system_user' : 'system_user',
       allow_marketing: false,
       props: input.props ?? {},
-      notify_props: { ...DEFAULT_NOTIFY_PROPS, ...(input.notify_props ?? {}) },
+      notify_props: notifyProps,
       last_password_update: now,
       last_picture_update: 0,
       failed_attempts: 0,
@@ -273,6 +281,7 @@ export class UsersService {
     if (next.props !== undefined) fields.props = next.props;
     if (next.notify_props !== undefined) fields.notify_props = { ...record.notify_props, ...next.notify_props };
     if (next.timezone !== undefined) fields.timezone = { ...record.timezone, ...next.timezone };
+    checkStoredMaps(fields);
     await stores.users.update(id, fields);
     return this.sanitize({ ...record, ...fields }, session);
   }

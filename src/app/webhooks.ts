@@ -7,7 +7,7 @@ import { AppError } from './errors';
 import type { Channel, IncomingWebhook, Post, Session, UserRecord } from './model';
 import { PostsService } from './posts';
 import { newPost } from './records';
-import { MAX_POST_RUNES, MAX_USER_PROPS_RUNES, isValidUsername } from './rules';
+import { MAX_POST_RUNES, MAX_POST_TYPE_LENGTH, MAX_USER_PROPS_RUNES, isValidUsername } from './rules';
 import {
   Attachment,
   AttachmentError,
@@ -227,6 +227,9 @@ export class WebhooksService {
     const type = payload.type ?? '';
     if (type.trim() !== '' && !type.startsWith('custom_')) {
       throw AppError.badRequest('api.context.invalid_param.app_error', 'Invalid or missing post.type parameter in request body or URL. The post type must be blank or start with "custom_".');
+    }
+    if (type.length > MAX_POST_TYPE_LENGTH) {
+      throw AppError.badRequest('api.context.invalid_param.app_error', `Invalid post.type parameter: at most ${MAX_POST_TYPE_LENGTH} characters.`);
     }
     if (payload.priority && (payload.priority.priority === null || payload.priority.priority === undefined)) throw AppError.invalidParam('webhook.priority.priority');
     for (let attempt = 0; ; attempt++) {

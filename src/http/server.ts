@@ -29,6 +29,7 @@ export async function createRequestListener(app: App, options: ServerOptions): P
       // 503 is an outage the operator already sees elsewhere; a 500 is a bug and must be findable with its stack.
       if (err === undefined) options.logger.info(line);
       else if (res.statusCode === 503) options.logger.warn({ ...line, err }, 'database unavailable');
+      else if (res.statusCode < 500) options.logger.warn({ ...line, err }, 'value the database could not store');
       else options.logger.error({ ...line, err }, 'request failed');
     };
     res.on('finish', logLine);

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { AppError } from '../app/errors';
-import { isDatabaseUnavailable } from '../lib/db-errors';
+import { isDatabaseUnavailable, unstorableColumn } from '../lib/db-errors';
 
 /**
  * Writes JSON with `Content-Type: application/json` exactly: Client4 parses bodies only on that exact value, and
@@ -33,6 +33,16 @@ export function errorBody(err: unknown, requestId: string, developer: boolean): 
       status_code: err.statusCode,
     };
   }
+  const column = unstorableColumn(err);
+  if (column !== undefined) {
+    return {
+      id: 'api.context.invalid_body_param.app_error',
+      message: `A value is too long (or out of range) to be stored: ${column}.`,
+      detailed_error: '',
+      request_id: requestId,
+      status_code: 400,
+    };
+  }
   const unavailable = isDatabaseUnavailable(err);
   return {
     id: unavailable ? 'api.context.database_unavailable.app_error' : 'api.context.internal.app_error',
@@ -46,10 +56,12 @@ export function errorBody(err: unknown, requestId: string, developer: boolean): 
 /**
  * The one place error responses are written. A server-side failure (5xx) is kept on `res.locals.error` so the
  * request log line can carry it: the client is told nothing about internals, the operator must be told everything.
+ * So is a value the database refused as too long: the client's fault, but also a length check the API lacks.
  */
 export function writeError(res: ServerResponse, err: unknown, requestId: string, developer = false): ErrorBody {
   const body = errorBody(err, requestId, developer);
-  if (body.status_code >= 500) (res.locals ??= {}).error = err;
+  const refusedValue = !(err instanceof AppError) && unstorableColumn(err) !== undefined;
+  if (body.status_code >= 500 || refusedValue) (res.locals ??= {}).error = err;
   if (!res.headersSent) writeJson(res, body.status_code, body);
   else res.destroy();
   return body;

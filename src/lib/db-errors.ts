@@ -63,6 +63,23 @@ export function isDuplicateKey(err: unknown): boolean {
   return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
+// MySQL refuses a value its column cannot hold (strict mode). SQLite holds anything, so these come from MySQL only.
+const UNSTORABLE_CODES = new Set(['ER_DATA_TOO_LONG', 'ER_WARN_DATA_OUT_OF_RANGE', 'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD']);
+
+/**
+ * The column a value did not fit, when the database refused it as too long or out of range; undefined otherwise.
+ * The API checks every stored field's length first, so this is the backstop that keeps a missed one a 400, not a 500.
+ */
+export function unstorableColumn(err: unknown): string | undefined {
+  if (!err || typeof err !== 'object') return undefined;
+  const e = err as { code?: unknown; sqlMessage?: unknown; message?: unknown };
+  if (typeof e.code !== 'string' || !UNSTORABLE_CODES.has(e.code)) return unstorableColumn((err as { cause?: unknown }).cause);
+  const text = typeof e.sqlMessage === 'string' ? e.sqlMessage : String(e.message ?? '');
+  // "for column 'type'", or qualified as "for column `db`.`posts`.`message`": the last name is the column's.
+  const named = /column (\S+)/.exec(text)?.[1].split('.').pop()?.replace(/[`']/g, '');
+  return named || 'unknown';
+}
+
 /** Thrown where the server gives up waiting for the database (a statement past its time, a queued write never taken). */
 export class DatabaseUnavailableError extends Error {
   constructor(message = 'The database did not answer in time.') {

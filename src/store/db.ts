@@ -120,6 +120,8 @@ function boundQueries(conn: MysqlConnection, timeoutMs: () => number): void {
   };
 }
 
+const STRICT_SESSION = "SET SESSION sql_mode = CONCAT_WS(',', NULLIF(@@SESSION.sql_mode, ''), 'STRICT_ALL_TABLES')";
+
 export function openDatabase(options: DatabaseOptions): Database {
   let knex: Knex;
   const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
@@ -134,7 +136,8 @@ export function openDatabase(options: DatabaseOptions): Database {
         max: options.maxConnections ?? 10,
         afterCreate: (conn: MysqlConnection, done: (err: Error | null, conn: unknown) => void) => {
           boundQueries(conn, () => (unboundedRuns > 0 ? 0 : queryTimeoutMs));
-          done(null, conn);
+          // Strict whatever the server's default: a value its column cannot hold is refused (a 400), never cut short.
+          conn.query(STRICT_SESSION, (err: Error | null) => done(err, conn), undefined);
         },
       },
       // Knex's default is 60 s: with the database hung, every request would hang that long. Fail fast instead (503).

@@ -1,7 +1,7 @@
 // The small pieces the robustness fixes rest on: which errors are "database unavailable" (503), what the writer
 // makes of them, and the nesting limit of request bodies.
 import { AppError } from '../../src/app/errors';
-import { DatabaseUnavailableError, isDatabaseTimeout, isDatabaseUnavailable } from '../../src/lib/db-errors';
+import { DatabaseUnavailableError, isDatabaseTimeout, isDatabaseUnavailable, unstorableColumn } from '../../src/lib/db-errors';
 import { MAX_JSON_DEPTH, nestingExceeds } from '../../src/lib/json-depth';
 import { errorBody } from '../../src/http/writer';
 
@@ -77,4 +77,28 @@ test('nesting depth: up to the limit is fine, one more level is not, and very de
   expect(nestingExceeds(nest(200000))).toBe(true);
   expect(nestingExceeds({ a: [1, { b: 'x' }], c: null })).toBe(false);
   expect(nestingExceeds('x')).toBe(false);
+});
+
+test.each([
+  ['ER_DATA_TOO_LONG', "Data too long for column 'pending_post_id' at row 1", 'pending_post_id'],
+  ['ER_WARN_DATA_OUT_OF_RANGE', "Out of range value for column 'create_at' at row 1", 'create_at'],
+  ['ER_TRUNCATED_WRONG_VALUE_FOR_FIELD', "Incorrect string value: '\\xF0\\x9F' for column `parley`.`posts`.`message` at row 1", 'message'],
+])('%s is the client\'s value: a 400 naming the column, no internals', (code, sqlMessage, column) => {
+  const err = Object.assign(new Error(`insert into posts ... - ${sqlMessage}`), { code, sqlMessage });
+  expect(unstorableColumn(err)).toBe(column);
+  expect(unstorableColumn(new Error('wrapped', { cause: err }))).toBe(column);
+  expect(isDatabaseUnavailable(err)).toBe(false);
+  expect(errorBody(err, 'rid', true)).toEqual({
+    id: 'api.context.invalid_body_param.app_error',
+    message: `A value is too long (or out of range) to be stored: ${column}.`,
+    detailed_error: '',
+    request_id: 'rid',
+    status_code: 400,
+  });
+});
+
+test('other database errors name no column', () => {
+  expect(unstorableColumn(withCode('ER_DUP_ENTRY'))).toBeUndefined();
+  expect(unstorableColumn(withCode('ECONNRESET'))).toBeUndefined();
+  expect(unstorableColumn(new Error('Data too long for column x'))).toBeUndefined();
 });

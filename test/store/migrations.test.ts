@@ -71,3 +71,26 @@ test('migrate up, insert real rows, roll everything back, migrate up again', asy
   await migrate(h.db);
   expect((await h.stores.posts.get(second.postId))?.message).toBe('😀 migrated');
 });
+
+test('002 widens pending_post_id under posts written by the initial schema, and narrows it back on rollback', async () => {
+  await rollbackAll(h.db);
+  await h.db.knex.migrate.up(migrationConfig); // 001 only: a database from before the fix
+  const { stores } = h;
+  const old = await insertRealRows();
+  const channelId = (await stores.posts.get(old.postId))!.channel_id;
+  const userId = (await stores.posts.get(old.postId))!.user_id;
+
+  await migrate(h.db);
+  // What the web app sends: the user's id, a colon and a millisecond timestamp.
+  const pending = `${userId}:1795297971782`;
+  const post = makePost({ channel_id: channelId, user_id: userId, create_at: 20, pending_post_id: pending });
+  await writePosts(stores, channelId, [post]);
+  expect((await stores.posts.get(post.id))?.pending_post_id).toBe(pending);
+  expect((await stores.posts.get(old.postId))?.message).toBe('😀 migrated');
+
+  // Back to 001: on MySQL the column holds 26 characters again, so longer ids are cut (SQLite keeps them whole).
+  await h.db.knex.migrate.down(migrationConfig);
+  const kept = (await stores.posts.get(post.id))?.pending_post_id;
+  expect(kept).toBe(h.testDb.driver === 'mysql' ? pending.slice(0, 26) : pending);
+  await migrate(h.db);
+});

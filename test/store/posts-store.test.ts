@@ -1,4 +1,6 @@
 import type { Channel, Post } from '../../src/app/model';
+import { errorBody } from '../../src/http/writer';
+import { unstorableColumn } from '../../src/lib/db-errors';
 import { channelWithMembers, makeChannel, makePost, makeTeam, makeUser, openStores, writePosts, type StoreHarness } from './fixtures';
 
 let h: StoreHarness;
@@ -93,6 +95,21 @@ describe('write', () => {
     expect(read?.props).toEqual(props);
     expect(read?.metadata).toEqual({ priority: { priority: 'urgent', requested_ack: true } });
   });
+});
+
+test('a value too long for its column: MySQL refuses it as a 400 naming the column, and nothing is written', async () => {
+  // The API checks every length before it writes; this is the backstop for one it might miss.
+  const ch = await newChannel();
+  const post = makePost({ channel_id: ch.id, user_id: alice, create_at: 5000, type: `custom_${'x'.repeat(100)}` });
+  const err = await writePosts(h.stores, ch.id, [post]).then(() => undefined, (e: unknown) => e);
+  if (h.testDb.driver === 'sqlite') {
+    // SQLite stores any length, which is why the API's own checks, not the column, set the limits.
+    expect(err).toBeUndefined();
+    return;
+  }
+  expect(unstorableColumn(err)).toBe('type');
+  expect(errorBody(err, 'rid', false)).toMatchObject({ status_code: 400, id: 'api.context.invalid_body_param.app_error', detailed_error: '' });
+  expect(await h.stores.posts.get(post.id)).toBeUndefined();
 });
 
 describe('paging with posts sharing one millisecond', () => {

@@ -22,6 +22,11 @@ onMysql('query timeout (MySQL)', () => {
 
   const threadId = async () => Number(((await db.knex.raw('SELECT CONNECTION_ID() AS id')) as [Array<{ id: number }>])[0][0].id);
 
+  test('every connection runs in strict mode whatever the server default: a value too long is refused, never cut', async () => {
+    const [[row]] = (await db.knex.raw('SELECT @@SESSION.sql_mode AS mode')) as [Array<{ mode: string }>];
+    expect(row.mode.split(',')).toContain('STRICT_ALL_TABLES');
+  });
+
   test('a statement slower than the timeout fails fast as "database unavailable"; the next query runs on a new connection', async () => {
     const before = await threadId();
     const started = Date.now();

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as initial from './001-initial';
+import * as pendingPostId from './002-pending-post-id';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -7,7 +8,10 @@ interface Migration {
 }
 
 // Migrations live in code (not files found at run time) so the same list runs from ts-jest, tsc output and tools.
-const MIGRATIONS: Array<[string, Migration]> = [['001-initial', initial]];
+const MIGRATIONS: Array<[string, Migration]> = [
+  ['001-initial', initial],
+  ['002-pending-post-id', pendingPostId],
+];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
   getMigrations: async () => MIGRATIONS,
