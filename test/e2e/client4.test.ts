@@ -81,7 +81,12 @@ test('the core chat flow works unchanged with Client4, then webhooks with Client
   // As in Mattermost, posting needs channel membership: joining a public channel needs only the team.
   await expectClientError(al.createPost({ channel_id: open.id, message: 'not yet a member' } as never), 403, 'api.context.permissions.app_error');
   await al.addToChannel(alice.id, open.id);
-  const root = await al.createPost({ channel_id: open.id, message: 'hello @admin', root_id: '', props: {} } as never);
+  // Shaped as the web app sends a post (mattermost-redux): its pending id is "<user id>:<ms>", 40 characters.
+  const now = Date.now();
+  const pending = `${alice.id}:${now}`;
+  const draft = { channel_id: open.id, message: 'hello @admin', root_id: '', props: {}, file_ids: [], user_id: alice.id, pending_post_id: pending, create_at: now, update_at: now, reply_count: 0 };
+  const root = await al.createPost(draft as never);
+  expect(root.pending_post_id).toBe(pending);
   const reply = await a.createPost({ channel_id: open.id, message: 'a reply', root_id: root.id } as never);
   expect(reply.root_id).toBe(root.id);
   expect((await a.getChannelMember(open.id, admin.id)).mention_count).toBe(0); // the reply marked it read
