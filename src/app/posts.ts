@@ -7,6 +7,7 @@ import { Authz } from './authz';
 import { channelNotFound } from './channels';
 import type { Deps } from './deps';
 import { AppError } from './errors';
+import { PendingPosts } from './pending-posts';
 import { newPost } from './records';
 import type { Channel, Post, PostList, PostMetadata, Session } from './model';
 import { ChannelAudience, mentionedMembers, parseMentions } from './mentions';
@@ -93,9 +94,11 @@ export async function findCommitted(stores: Stores, commits: Array<{ posts: Post
 export class PostsService {
   private readonly authz: Authz;
   readonly group: GroupCommit<PostCommit, boolean>;
+  private readonly pending: PendingPosts;
 
   constructor(private readonly deps: Deps) {
     this.authz = new Authz(deps);
+    this.pending = new PendingPosts(() => deps.now());
     this.group = new GroupCommit(deps.stores, (tx, commits) => this.commitBatch(tx, commits), {
       concurrency: deps.stores.concurrentWriters,
       recover: (commits) => findCommitted(deps.stores, commits),
@@ -190,12 +193,22 @@ export class PostsService {
       if (rootId) throw AppError.badRequest('api.post.create_post.post_priority.reply_not_allowed', 'Post priority can only be set on root posts.');
       metadata.priority = input.metadata.priority;
     }
-    const post = newPost(
-      { user_id: session.userId, channel_id: channel.id, message: input.message, root_id: rootId, props, pending_post_id: input.pending_post_id ?? '', metadata },
-      this.deps.now(),
-    );
-    await this.submit({ channel, posts: [post], allowSelfMention: false, markViewed: true });
-    return post;
+    const write = async () => {
+      const post = newPost(
+        { user_id: session.userId, channel_id: channel.id, message: input.message, root_id: rootId, props, pending_post_id: input.pending_post_id ?? '', metadata },
+        this.deps.now(),
+      );
+      await this.submit({ channel, posts: [post], allowSelfMention: false, markViewed: true });
+      return post;
+    };
+    if (!input.pending_post_id) return write();
+    // A retry of a post already made (same author, same pending id) gets that post back, not a second copy. The
+    // request's own checks ran first: a retry must still be allowed to post here.
+    const alive = async (id: string) => {
+      const post = await stores.posts.get(id);
+      return post && post.delete_at === 0 ? post : undefined;
+    };
+    return this.pending.once(`${session.userId}:${input.pending_post_id}`, write, alive);
   }
 
   private async readable(postId: string, session: Session, includeDeleted: boolean): Promise<{ post: Post; channel: Channel }> {

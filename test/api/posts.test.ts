@@ -138,6 +138,52 @@ describe('CreatePost', () => {
   });
 });
 
+describe('CreatePost retried with the same pending_post_id', () => {
+  const pendingId = (as: Actor) => `${as.id}:${Date.now()}${++seq}`;
+  const countIn = async (channelId: string) => (await member.api.get(`/api/v4/channels/${channelId}`).expect(200)).body.total_msg_count;
+
+  test('a retry within 30 s gets the first post back (201), not a second copy', async () => {
+    const channelId = await createChannel(owner, 'O', [member]);
+    const pending = pendingId(member);
+    const first = await createPost(member, channelId, 'sent once', { pending_post_id: pending });
+    const retry = await createPost(member, channelId, 'sent once', { pending_post_id: pending });
+    expect(retry).toMatchObject({ id: first.id, create_at: first.create_at, pending_post_id: pending });
+    expect(await countIn(channelId)).toBe(1);
+  });
+
+  test('concurrent retries (the first still being written) all get the same single post', async () => {
+    const channelId = await createChannel(owner, 'O', [member]);
+    const pending = pendingId(member);
+    const posts = await Promise.all(Array.from({ length: 5 }, () => createPost(member, channelId, 'racing', { pending_post_id: pending })));
+    expect(new Set(posts.map((p) => p.id)).size).toBe(1);
+    expect(await countIn(channelId)).toBe(1);
+  });
+
+  test('no pending id, another author, a deleted first post or a retry after 30 s: a new post each', async () => {
+    const channelId = await createChannel(owner, 'O', [member]);
+    await createPost(member, channelId, 'plain');
+    await createPost(member, channelId, 'plain');
+    const pending = pendingId(member);
+    const mine = await createPost(member, channelId, 'shared id', { pending_post_id: pending });
+    const theirs = await createPost(owner, channelId, 'shared id', { pending_post_id: pending });
+    expect(theirs.id).not.toBe(mine.id);
+    await member.api.delete(`/api/v4/posts/${mine.id}`).expect(200);
+    const afterDelete = await createPost(member, channelId, 'shared id', { pending_post_id: pending });
+    expect(afterDelete.id).not.toBe(mine.id);
+    const later = await atTime(Date.now() + 30_001, () => createPost(member, channelId, 'shared id', { pending_post_id: pending }));
+    expect(later.id).not.toBe(afterDelete.id);
+    expect(await countIn(channelId)).toBe(6);
+  });
+
+  test('a retry is checked like any post: refused where the first would be refused now', async () => {
+    const channelId = await createChannel(owner, 'P', [member]);
+    const pending = pendingId(member);
+    await createPost(member, channelId, 'before removal', { pending_post_id: pending });
+    await owner.api.delete(`/api/v4/channels/${channelId}/members/${member.id}`).expect(200);
+    expectError(await member.api.post('/api/v4/posts', { channel_id: channelId, message: 'before removal', pending_post_id: pending }), 403, 'api.context.permissions.app_error');
+  });
+});
+
 describe('GetPost', () => {
   test('members read posts; non-members of a private channel get 403; unknown is 404', async () => {
     const priv = await createChannel(owner, 'P', [member]);

@@ -87,6 +87,8 @@ test('the core chat flow works unchanged with Client4, then webhooks with Client
   const draft = { channel_id: open.id, message: 'hello @admin', root_id: '', props: {}, file_ids: [], user_id: alice.id, pending_post_id: pending, create_at: now, update_at: now, reply_count: 0 };
   const root = await al.createPost(draft as never);
   expect(root.pending_post_id).toBe(pending);
+  // The app's retry (same pending id) gets the same post, not a second one: the channel's history below has one.
+  expect((await al.createPost(draft as never)).id).toBe(root.id);
   const reply = await a.createPost({ channel_id: open.id, message: 'a reply', root_id: root.id } as never);
   expect(reply.root_id).toBe(root.id);
   expect((await a.getChannelMember(open.id, admin.id)).mention_count).toBe(0); // the reply marked it read
