@@ -130,7 +130,7 @@ export interface ChannelMember {
 }
 
 export interface PostMetadata {
-  priority?: { priority?: string; requested_ack?: boolean };
+  priority?: { priority?: string; requested_ack?: boolean; persistent_notifications?: boolean };
   [key: string]: unknown;
 }
 

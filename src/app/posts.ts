@@ -23,7 +23,7 @@ export interface CreatePostInput {
   file_ids?: string[];
   props?: Record<string, unknown>;
   pending_post_id?: string;
-  metadata?: { priority?: { priority?: string; requested_ack?: boolean } };
+  metadata?: { priority?: { priority?: string; requested_ack?: boolean; persistent_notifications?: boolean } };
 }
 
 export interface PostPatch {
@@ -33,6 +33,8 @@ export interface PostPatch {
   props?: Record<string, unknown>;
   has_reactions?: boolean;
 }
+
+const PRIORITY_FIELDS = ['priority', 'requested_ack', 'persistent_notifications'] as const;
 
 const postNotFound = () => AppError.notFound('app.post.get.app_error', 'Unable to get the post.');
 
@@ -191,7 +193,9 @@ export class PostsService {
     const metadata: PostMetadata = {};
     if (input.metadata?.priority) {
       if (rootId) throw AppError.badRequest('api.post.create_post.post_priority.reply_not_allowed', 'Post priority can only be set on root posts.');
-      metadata.priority = input.metadata.priority;
+      // Only the known fields: anything else a client adds would be stored and served back to everyone.
+      const given = input.metadata.priority;
+      metadata.priority = Object.fromEntries(PRIORITY_FIELDS.filter((k) => given[k] !== undefined).map((k) => [k, given[k]]));
     }
     const write = async () => {
       const post = newPost(

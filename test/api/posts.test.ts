@@ -127,6 +127,18 @@ describe('CreatePost', () => {
     expect(read.body.props).toEqual({ card: 'kept', n: 1 });
   });
 
+  test('metadata.priority is kept with its known fields only; a reply cannot carry one (400)', async () => {
+    const channelId = await createChannel(owner, 'O', [member]);
+    const priority = { priority: 'urgent', requested_ack: true, persistent_notifications: false };
+    const root = await createPost(member, channelId, 'urgent', { metadata: { priority: { ...priority, padding: 'x'.repeat(1000) } } });
+    const stored = (await member.api.get(`/api/v4/posts/${root.id}`).expect(200)).body;
+    expect(stored.metadata.priority).toEqual(priority);
+    const partial = await createPost(member, channelId, 'important', { metadata: { priority: { priority: 'important' } } });
+    expect((await member.api.get(`/api/v4/posts/${partial.id}`).expect(200)).body.metadata.priority).toEqual({ priority: 'important' });
+    const reply = await member.api.post('/api/v4/posts', { channel_id: channelId, message: 'r', root_id: root.id, metadata: { priority } });
+    expectError(reply, 400, 'api.post.create_post.post_priority.reply_not_allowed');
+  });
+
   test('unknown channel: 404; missing message: 400; file ids: 400; no session: 401', async () => {
     const channelId = await createChannel(owner, 'O', [member]);
     expectError(await member.api.post('/api/v4/posts', { channel_id: 'zzzzzzzzzzzzzzzzzzzzzzzzzz', message: 'x' }), 404, 'app.channel.get.existing.app_error');
