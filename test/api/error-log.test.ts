@@ -4,7 +4,7 @@
 import pino from 'pino';
 import { Writable } from 'node:stream';
 import { startParley, type Parley } from '../../src/parley';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createTestDatabase, testDialect, type TestDatabase } from '../support/database';
 
 let db: TestDatabase;
 let parley: Parley;
@@ -31,6 +31,22 @@ afterAll(async () => {
 });
 
 const logOf = (requestId: string | null) => lines.find((l) => l.request_id === requestId);
+
+// MySQL only: SQLite stores any length. The column is narrowed under the server, so a value the API accepts no
+// longer fits: the backstop for a length check the API might lack.
+(testDialect() === 'mysql' ? test : test.skip)('a value the database refuses as too long is a 400 naming the column, logged at warn', async () => {
+  await parley.db.knex.raw('ALTER TABLE users MODIFY first_name VARCHAR(2) NOT NULL DEFAULT ""');
+  const res = await fetch(`${parley.url}/api/v4/users`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: 'narrow@example.com', username: 'narrow', password: 'Passw0rd!', first_name: 'Ada' }),
+  });
+  expect(res.status).toBe(400);
+  expect(await res.json()).toMatchObject({ id: 'api.context.invalid_body_param.app_error', message: expect.stringMatching(/first_name/), status_code: 400 });
+  const line = logOf(res.headers.get('X-Request-Id'));
+  expect(line).toMatchObject({ level: 40, msg: 'value the database could not store', status: 400 });
+  expect((line?.err as { message: string }).message).toMatch(/Data too long/);
+});
 
 test('a 500 is logged at error level with its error and request id; the client gets the bare AppError', async () => {
   await parley.db.knex.schema.dropTable('users');
