@@ -60,7 +60,8 @@ export function errorBody(err: unknown, requestId: string, developer: boolean): 
  */
 export function writeError(res: ServerResponse, err: unknown, requestId: string, developer = false): ErrorBody {
   const body = errorBody(err, requestId, developer);
-  const refusedValue = !(err instanceof AppError) && unstorableColumn(err) !== undefined;
+  // A 4xx from something other than an AppError can only be such a refused value (errorBody's one such case).
+  const refusedValue = body.status_code < 500 && !(err instanceof AppError);
   if (body.status_code >= 500 || refusedValue) (res.locals ??= {}).error = err;
   if (!res.headersSent) writeJson(res, body.status_code, body);
   else res.destroy();
