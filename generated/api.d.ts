@@ -148,7 +148,10 @@ export interface paths {
         /**
          * Log in with a username or e-mail and a password
          * @description Checks the credentials and opens a session. The session token is returned in the `Token` response header;
-         *     send it as `Authorization: Bearer <token>` afterwards. The body is the logged-in user. Identify the account
+         *     send it as `Authorization: Bearer <token>` afterwards. For browsers the same session is also set as cookies:
+         *     `MMAUTHTOKEN` (the token; HttpOnly), `MMUSERID` (the user's id) and `MMCSRF` (the session's CSRF token, which a
+         *     page must send back in the `X-CSRF-Token` header on every request that changes something; see the
+         *     introduction). The body is the logged-in user. Identify the account
          *     either by `login_id` (username or e-mail) or by `id`. Deactivated accounts and bots cannot log in (401).
          *
          *     Permissions: none
@@ -172,7 +175,8 @@ export interface paths {
         /**
          * Log out
          * @description Revokes the session of the token sent with the request, if any. It always succeeds, also without a token or
-         *     with one that is already invalid.
+         *     with one that is already invalid. A browser logging out with its session cookie must send the CSRF token like
+         *     any other state change (401 otherwise).
          *
          *     Permissions: none
          */
@@ -2048,6 +2052,8 @@ export interface operations {
             200: {
                 headers: {
                     Token: components["headers"]["Token"];
+                    /** @description `MMAUTHTOKEN`, `MMUSERID` and `MMCSRF`, each with `Path=/`, `SameSite=Lax`, the session's lifetime as `Max-Age` and `Expires`, and `Secure` when the SiteURL is https. `MMAUTHTOKEN` is HttpOnly. */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2074,12 +2080,15 @@ export interface operations {
             /** @description Logged out. */
             200: {
                 headers: {
+                    /** @description The session cookies (`MMAUTHTOKEN`, `MMUSERID`, `MMCSRF`), expired. */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["StatusOK"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -44,6 +44,8 @@ export interface Session {
   userId: string;
   roles: string;
   isAccessToken: boolean;
+  /** What a browser session (cookie authentication) must send back in X-CSRF-Token; '' for access tokens. */
+  csrfToken: string;
 }
 
 export interface UserAccessToken {

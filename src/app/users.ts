@@ -166,7 +166,7 @@ export class UsersService {
     return sanitizeUser(record, { userId: record.id, isAdmin: isFirst }, config.get());
   }
 
-  async login(input: { login_id?: string; id?: string; password?: string }): Promise<{ user: User; token: string }> {
+  async login(input: { login_id?: string; id?: string; password?: string }): Promise<{ user: User; token: string; csrfToken: string; expiresAt: number }> {
     const { stores } = this.deps;
     const badCredentials = () =>
       new AppError('api.user.login.invalid_credentials_email_username', 'Enter a valid email or username and/or password.', 401);
@@ -184,11 +184,13 @@ export class UsersService {
     if (!user || !ok) throw badCredentials();
     if (user.delete_at !== 0) throw new AppError('api.user.login.inactive.app_error', 'Login failed because your account has been deactivated.', 401);
     const token = newToken();
+    const csrfToken = newId();
     const now = this.deps.now();
-    await stores.sessions.createSession({ id: newId(), tokenHash: hashToken(token), userId: user.id, createAt: now, expiresAt: now + SESSION_LENGTH_MS });
+    const expiresAt = now + SESSION_LENGTH_MS;
+    await stores.sessions.createSession({ id: newId(), tokenHash: hashToken(token), userId: user.id, createAt: now, expiresAt, csrfToken });
     await stores.users.touchActivity(user.id, now);
     this.activityWritten.set(user.id, now);
-    return { user: sanitizeUser(user, { userId: user.id, isAdmin: false }, this.deps.config.get()), token };
+    return { user: sanitizeUser(user, { userId: user.id, isAdmin: false }, this.deps.config.get()), token, csrfToken, expiresAt };
   }
 
   async logout(token: string | null): Promise<void> {

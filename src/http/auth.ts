@@ -2,28 +2,54 @@ import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../app/errors';
 import type { Session } from '../app/model';
+import { AUTH_COOKIE } from './cookies';
 
 /**
  * Finds the session token as Mattermost does: the MMAUTHTOKEN cookie first, then `Authorization: Bearer <t>` or
  * `Token <t>` with the scheme in any case (Client4 sends "BEARER").
  */
 export function tokenFromRequest(req: IncomingMessage): string | null {
+  return findToken(req)?.token ?? null;
+}
+
+/** The session token and where it came from: a cookie-borne token must pass the CSRF check on a state change. */
+export function findToken(req: IncomingMessage): { token: string; fromCookie: boolean } | null {
   const cookie = req.headers.cookie;
   if (cookie) {
     for (const part of cookie.split(';')) {
       const eq = part.indexOf('=');
-      if (eq > 0 && part.slice(0, eq).trim() === 'MMAUTHTOKEN') {
+      if (eq > 0 && part.slice(0, eq).trim() === AUTH_COOKIE) {
         const value = decodeCookieValue(part.slice(eq + 1).trim());
-        if (value) return value;
+        if (value) return { token: value, fromCookie: true };
       }
     }
   }
   const header = req.headers.authorization;
   if (header) {
     const match = /^(bearer|token)\s+(\S+)\s*$/i.exec(header);
-    if (match) return match[2];
+    if (match) return { token: match[2], fromCookie: false };
   }
   return null;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Mattermost's CSRF guard: a request that changes something and is authenticated by the session cookie (which a
+ * browser attaches to requests from any site) must prove it comes from a page of this server, by sending the
+ * session's CSRF token in X-CSRF-Token (the web app reads it from the MMCSRF cookie) or the X-Requested-With header
+ * that only a script of the same origin can set without a preflight. Tokens sent in a header need neither: another
+ * site cannot make a browser send them.
+ */
+export function passesCsrfCheck(req: IncomingMessage, session: Session, fromCookie: boolean): boolean {
+  if (!fromCookie || SAFE_METHODS.has(req.method ?? 'GET')) return true;
+  const sent = req.headers['x-csrf-token'];
+  if (typeof sent === 'string' && session.csrfToken !== '' && sent === session.csrfToken) return true;
+  return req.headers['x-requested-with'] === 'XMLHttpRequest';
+}
+
+export function csrfError(): AppError {
+  return new AppError('api.context.session_expired.app_error', 'Invalid or expired session, please login again.', 401, 'Appears to be a CSRF attempt.');
 }
 
 // A malformed %-escape is the client's problem, not a 500: the raw value is used (and will not match a session).
@@ -65,9 +91,11 @@ export function sessionFirst(
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const locals = res.locals as unknown as SessionLocals;
     try {
-      locals.token = tokenFromRequest(req);
+      const found = findToken(req);
+      locals.token = found?.token ?? null;
       // A token that resolves to nothing is an error only where a session is required.
-      locals.session = locals.token ? ((await authenticate(locals.token)) ?? null) : null;
+      locals.session = found ? ((await authenticate(found.token)) ?? null) : null;
+      if (locals.session && found && !passesCsrfCheck(req, locals.session, found.fromCookie)) throw csrfError();
       if (!locals.session) {
         const operation = match({ method: req.method, path: req.path, headers: req.headers, query: req.query as Record<string, unknown> });
         if (operation && needsSession(operation, spec)) throw AppError.unauthorized();

@@ -31,7 +31,7 @@ export interface Reply {
   status: number;
   body: unknown;
   etag?: string;
-  headers?: Record<string, string>;
+  headers?: Record<string, string | string[]>;
 }
 
 export type Handler<K extends OperationId> = (input: Input<K>) => Promise<Reply>;

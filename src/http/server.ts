@@ -5,6 +5,7 @@ import { createApiApp, requestValidationEnabled } from './api-app';
 import type { Logger } from './logger';
 import { loggablePath } from './logger';
 import { stampResponse } from './stamp';
+import { createWebClient } from './web-client';
 import { createWebhookEndpoint, hookIdFromUrl } from './webhook-endpoint';
 
 export interface ServerOptions {
@@ -19,6 +20,7 @@ export async function createRequestListener(app: App, options: ServerOptions): P
   const web = await createApiApp(app, { spec: options.spec, validateResponses: options.validateResponses, validateRequests });
   // With validation off (a benchmarking switch) payloads go straight to the app's own checks.
   const webhook = createWebhookEndpoint(app, validateRequests ? createPayloadValidator(options.spec) : () => []);
+  const webClient = createWebClient();
   return (req, res) => {
     const started = process.hrtime.bigint();
     const requestId = stampResponse(res);
@@ -38,6 +40,7 @@ export async function createRequestListener(app: App, options: ServerOptions): P
       void webhook(req, res, hookIdFromUrl(url), requestId);
       return;
     }
+    if (!url.startsWith('/api/') && webClient(req, res)) return;
     web(req as never, res as never);
   };
 }

@@ -4,8 +4,16 @@ import { Executor, Row, bool, num, str } from './rows';
 export class SessionsStore {
   constructor(private readonly db: Executor) {}
 
-  async createSession(s: { id: string; tokenHash: string; userId: string; createAt: number; expiresAt: number }): Promise<void> {
-    await this.db('sessions').insert({ id: s.id, token_hash: s.tokenHash, user_id: s.userId, create_at: s.createAt, expires_at: s.expiresAt });
+  async createSession(s: { id: string; tokenHash: string; userId: string; createAt: number; expiresAt: number; csrfToken: string }): Promise<void> {
+    await this.db('sessions').insert({
+      id: s.id,
+      token_hash: s.tokenHash,
+      user_id: s.userId,
+      create_at: s.createAt,
+      expires_at: s.expiresAt,
+      csrf_token: s.csrfToken,
+      last_activity_at: s.createAt,
+    });
   }
 
   async deleteSession(tokenHash: string): Promise<void> {
@@ -21,12 +29,12 @@ export class SessionsStore {
       .join('users as u', 'u.id', 's.user_id')
       .where('s.token_hash', tokenHash)
       .where('u.delete_at', 0)
-      .select('s.id', 's.user_id', 's.expires_at', 'u.roles')
+      .select('s.id', 's.user_id', 's.expires_at', 's.csrf_token', 'u.roles')
       .first();
     if (session) {
       const expiresAt = num(session.expires_at);
       if (expiresAt !== 0 && expiresAt < now) return undefined;
-      return { id: str(session.id), userId: str(session.user_id), roles: str(session.roles), isAccessToken: false };
+      return { id: str(session.id), userId: str(session.user_id), roles: str(session.roles), isAccessToken: false, csrfToken: str(session.csrf_token) };
     }
     const pat = await this.db('user_access_tokens as t')
       .join('users as u', 'u.id', 't.user_id')
@@ -37,7 +45,7 @@ export class SessionsStore {
     if (!pat || !bool(pat.is_active)) return undefined;
     const expiresAt = num(pat.expires_at);
     if (expiresAt !== 0 && expiresAt < now) return undefined;
-    return { id: str(pat.id), userId: str(pat.user_id), roles: str(pat.roles), isAccessToken: true };
+    return { id: str(pat.id), userId: str(pat.user_id), roles: str(pat.roles), isAccessToken: true, csrfToken: '' };
   }
 
   async createAccessToken(t: UserAccessToken & { tokenHash: string }): Promise<void> {

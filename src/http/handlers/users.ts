@@ -1,16 +1,22 @@
 import { AppError } from '../../app/errors';
+import { clearedCookies, sessionCookies } from '../cookies';
 import { authed, created, ok, paging, statusOk, type Handler } from '../operation';
 
 export const CreateUser: Handler<'CreateUser'> = async ({ body, session, app }) => created(await app.users.create(body, session));
 
+const secureCookies = (app: { deps: { config: { get(): { ServiceSettings: { SiteURL: string } } } } }) =>
+  app.deps.config.get().ServiceSettings.SiteURL.startsWith('https://');
+
+/** The token in the Token header (API clients) and in the session cookies (browsers), as Mattermost answers. */
 export const Login: Handler<'Login'> = async ({ body, app }) => {
-  const { user, token } = await app.users.login(body);
-  return ok(user, { headers: { Token: token } });
+  const { user, token, csrfToken, expiresAt } = await app.users.login(body);
+  const cookies = sessionCookies({ token, userId: user.id, csrfToken, expiresAt, now: app.deps.now(), secure: secureCookies(app) });
+  return ok(user, { headers: { Token: token, 'Set-Cookie': cookies } });
 };
 
 export const Logout: Handler<'Logout'> = async ({ token, app }) => {
   await app.users.logout(token);
-  return statusOk();
+  return { ...statusOk(), headers: { 'Set-Cookie': clearedCookies(secureCookies(app)) } };
 };
 
 export const GetUser = authed<'GetUser'>(async ({ path, session, app }) => {

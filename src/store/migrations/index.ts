@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as initial from './001-initial';
 import * as pendingPostId from './002-pending-post-id';
+import * as sessionDetails from './003-session-details';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -11,6 +12,7 @@ interface Migration {
 const MIGRATIONS: Array<[string, Migration]> = [
   ['001-initial', initial],
   ['002-pending-post-id', pendingPostId],
+  ['003-session-details', sessionDetails],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
