@@ -250,7 +250,7 @@ async function main() {
         target: (proc) => ({
           url: `${proc.url}/api/v4/posts`,
           method: 'POST',
-          headers: auth,
+          headers: { ...auth, 'content-type': 'application/json' },
           body: JSON.stringify({ channel_id: w.townId, message: 'A message posted through the API, as a client would.' }),
           proc,
         }),

@@ -1,6 +1,6 @@
 import type { Deps } from './deps';
-import { AppError } from './errors';
-import type { Channel, ChannelMember, Session, TeamMember } from './model';
+import { AppError } from '../model';
+import type { Channel, ChannelMember, Session, TeamMember } from '../model';
 import { Permission, isSystemAdmin, rolesGrant } from './permissions';
 
 /** Permission checks, layered as in Mattermost: system roles, then the team membership, then the channel one. */

@@ -1,20 +1,10 @@
 import { isValidId } from '../lib/ids';
-import type { Stores } from '../store';
+import { AppError, CHANNEL_LIMITS, isDatabaseError, type Channel, type ChannelMember, type CreateChannelInput, type Session, type Team } from '../model';
+import type { TxStores } from '../store';
 import { Authz } from './authz';
 import type { Deps } from './deps';
-import { AppError } from './errors';
 import { newChannel } from './records';
-import type { Channel, ChannelMember, Session, Team } from './model';
 import { directChannelName, isValidChannelName, withinRunes } from './rules';
-
-export interface CreateChannelInput {
-  team_id: string;
-  name: string;
-  display_name: string;
-  type: 'O' | 'P';
-  purpose?: string;
-  header?: string;
-}
 
 const DEFAULT_CHANNELS = [
   { name: 'town-square', display_name: 'Town Square' },
@@ -32,7 +22,7 @@ export class ChannelsService {
     this.authz = new Authz(deps);
   }
 
-  async createDefaultChannels(tx: Stores, team: Team, creatorId: string, now: number): Promise<void> {
+  async createDefaultChannels(tx: TxStores, team: Team, creatorId: string, now: number): Promise<void> {
     for (const def of DEFAULT_CHANNELS) {
       const channel = newChannel({ team_id: team.id, type: 'O', name: def.name, display_name: def.display_name, creator_id: '' }, now);
       await tx.channels.insert(channel);
@@ -40,7 +30,7 @@ export class ChannelsService {
     }
   }
 
-  async joinDefaultChannels(tx: Stores, team: Team, userId: string, now: number): Promise<void> {
+  async joinDefaultChannels(tx: TxStores, team: Team, userId: string, now: number): Promise<void> {
     for (const def of DEFAULT_CHANNELS) {
       const channel = await tx.channels.getByName(team.id, def.name, false);
       if (channel && !(await tx.channels.getMember(channel.id, userId))) {
@@ -57,24 +47,22 @@ export class ChannelsService {
     if (!isValidChannelName(input.name)) {
       throw invalid('2_or_more', 'Name must be 1 to 64 lowercase alphanumeric characters, dashes or underscores.');
     }
-    if (!input.display_name || !withinRunes(input.display_name, 64)) throw invalid('display_name', 'Invalid display name.');
-    if (!withinRunes(input.header, 1024)) throw invalid('header', 'Invalid header.');
-    if (!withinRunes(input.purpose, 250)) throw invalid('purpose', 'Invalid purpose.');
-    if (await stores.channels.getByName(team.id, input.name, true)) {
-      throw AppError.badRequest('store.sql_channel.save_channel.exists.app_error', 'A channel with that name already exists on the same team.');
-    }
+    if (!input.display_name || !withinRunes(input.display_name, CHANNEL_LIMITS.displayName)) throw invalid('display_name', 'Invalid display name.');
+    if (!withinRunes(input.header, CHANNEL_LIMITS.header)) throw invalid('header', 'Invalid header.');
+    if (!withinRunes(input.purpose, CHANNEL_LIMITS.purpose)) throw invalid('purpose', 'Invalid purpose.');
+    const nameTaken = () => AppError.badRequest('store.sql_channel.save_channel.exists.app_error', 'A channel with that name already exists on the same team.');
+    if (await stores.channels.getByName(team.id, input.name, true)) throw nameTaken();
     const now = this.deps.now();
     const channel = newChannel(
-      { team_id: team.id, type: input.type, name: input.name, display_name: input.display_name, creator_id: session.userId, header: input.header ?? '', purpose: input.purpose ?? '' },
+      { team_id: team.id, type: input.type as 'O' | 'P', name: input.name, display_name: input.display_name, creator_id: session.userId, header: input.header ?? '', purpose: input.purpose ?? '' },
       now,
     );
     await stores.transaction(async (tx) => {
       try {
         await tx.channels.insert(channel);
       } catch (err) {
-        if (await stores.channels.getByName(team.id, input.name, true)) {
-          throw AppError.badRequest('store.sql_channel.save_channel.exists.app_error', 'A channel with that name already exists on the same team.');
-        }
+        // Lost a race on the unique (team, name): another request created it after the check above.
+        if (isDatabaseError(err, 'duplicate')) throw nameTaken();
         throw err;
       }
       await tx.channels.insertMember({ channel_id: channel.id, user_id: session.userId, scheme_admin: true, now, msg_count: 0, msg_count_root: 0 });
@@ -138,8 +126,7 @@ export class ChannelsService {
     return this.deps.stores.channels.listPublic(teamId, page, perPage);
   }
 
-  async listForUser(userId: string, teamId: string, includeDeleted: boolean, lastDeleteAt: number, session: Session): Promise<Channel[]> {
-    const id = userId === 'me' ? session.userId : userId;
+  async listForUser(id: string, teamId: string, includeDeleted: boolean, lastDeleteAt: number, session: Session): Promise<Channel[]> {
     if (id !== session.userId) this.authz.requireSystem(session, 'edit_other_users');
     if (!(await this.deps.stores.teams.get(teamId))) throw AppError.notFound('app.team.get.find.app_error', 'Unable to find the existing team.');
     await this.authz.requireTeam(session, teamId, 'view_team');
@@ -190,14 +177,13 @@ export class ChannelsService {
     const channel = await this.deps.stores.channels.get(channelId);
     if (!channel) throw channelNotFound();
     await this.authz.requireChannel(session, channel, 'read_channel');
-    const member = await this.deps.stores.channels.getMember(channelId, userId === 'me' ? session.userId : userId);
+    const member = await this.deps.stores.channels.getMember(channelId, userId);
     if (!member) throw AppError.notFound('app.channel.get_member.missing.app_error', 'No channel member found for that user ID and channel ID.');
     return member;
   }
 
-  async removeMember(channelId: string, userId: string, session: Session): Promise<void> {
+  async removeMember(channelId: string, id: string, session: Session): Promise<void> {
     const { stores } = this.deps;
-    const id = userId === 'me' ? session.userId : userId;
     const channel = await stores.channels.get(channelId);
     if (!channel) throw channelNotFound();
     if (channel.type !== 'O' && channel.type !== 'P') {
@@ -219,9 +205,8 @@ export class ChannelsService {
    * Marks the focused channel and the one just left (`prevChannelId`) read for the user, as Mattermost does; ""
    * means no channel. The previous channel is skipped quietly if the user has left it meanwhile.
    */
-  async view(userId: string, channelId: string, prevChannelId: string, session: Session): Promise<Record<string, number>> {
+  async view(id: string, channelId: string, prevChannelId: string, session: Session): Promise<Record<string, number>> {
     const { stores } = this.deps;
-    const id = userId === 'me' ? session.userId : userId;
     if (id !== session.userId) this.authz.requireSystem(session, 'edit_other_users');
     if (channelId && !isValidId(channelId)) throw AppError.invalidParam('channel_id');
     if (prevChannelId && !isValidId(prevChannelId)) throw AppError.invalidParam('prev_channel_id');

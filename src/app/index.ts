@@ -1,35 +1,48 @@
-import { ConfigService } from '../config/config-service';
+import type { ConfigService } from '../config/config-service';
 import type { Stores } from '../store';
 import { ChannelsService } from './channels';
 import type { Deps } from './deps';
+import { HookExecution } from './hook-execution';
+import { HooksService } from './hooks';
+import { PostWriter } from './post-writer';
 import { PostsService } from './posts';
+import { SessionsService } from './sessions';
 import { SystemService } from './system';
 import { TeamsService } from './teams';
 import { UsersService } from './users';
-import { WebhooksService } from './webhooks';
+import { WebhookCache } from './webhook-cache';
 
 /** The application: every service over one set of stores and one live config. */
 export interface App {
   deps: Deps;
   system: SystemService;
   users: UsersService;
+  sessions: SessionsService;
   teams: TeamsService;
   channels: ChannelsService;
   posts: PostsService;
-  webhooks: WebhooksService;
+  writer: PostWriter;
+  hooks: HooksService;
+  hookExecution: HookExecution;
 }
 
+/** The composition root of the app layer. */
 export function createApp(stores: Stores, config: ConfigService, now: () => number = Date.now): App {
   const deps: Deps = { stores, config, now };
   const channels = new ChannelsService(deps);
-  const posts = new PostsService(deps);
+  const writer = new PostWriter(deps);
+  const posts = new PostsService(deps, writer);
+  const cache = new WebhookCache(stores);
   return {
     deps,
     system: new SystemService(deps),
     users: new UsersService(deps),
+    sessions: new SessionsService(deps),
     teams: new TeamsService(deps, channels),
     channels,
     posts,
-    webhooks: new WebhooksService(deps, channels, posts),
+    writer,
+    hooks: new HooksService(deps, cache),
+    hookExecution: new HookExecution(deps, cache, channels, posts, writer),
   };
 }

@@ -1,4 +1,4 @@
-import type { Post } from './model';
+import type { Post } from '../model';
 
 /** How long a pending_post_id is remembered: Mattermost's window. */
 export const PENDING_POST_TTL_MS = 30_000;

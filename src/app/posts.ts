@@ -1,166 +1,39 @@
 import { isValidId } from '../lib/ids';
 import { codePointLength } from '../lib/text';
-import type { Stores } from '../store';
-import { GroupCommit } from '../store/group-commit';
-import type { PostWrite } from '../store/posts-store';
+import { AppError, POST_LIMITS, SERVER_PROPS, type Channel, type CreatePostInput, type Post, type PostList, type PostMetadata, type PostPatch, type Session } from '../model';
 import { Authz } from './authz';
 import { channelNotFound } from './channels';
 import type { Deps } from './deps';
-import { AppError } from './errors';
 import { PendingPosts } from './pending-posts';
+import type { PostWriter } from './post-writer';
 import { newPost } from './records';
-import type { Channel, Post, PostList, PostMetadata, Session } from './model';
-import { ChannelAudience, mentionedMembers, parseMentions } from './mentions';
-import { MAX_POST_RUNES, MAX_USER_PROPS_RUNES } from './rules';
-
-/** Props only the server sets: an ordinary post cannot pose as a webhook post or override its author's name. */
-export const SERVER_PROPS = ['from_webhook', 'override_username', 'override_icon_url', 'override_icon_emoji', 'webhook_display_name'];
-
-export interface CreatePostInput {
-  channel_id: string;
-  message: string;
-  root_id?: string;
-  file_ids?: string[];
-  props?: Record<string, unknown>;
-  pending_post_id?: string;
-  metadata?: { priority?: { priority?: string; requested_ack?: boolean; persistent_notifications?: boolean } };
-}
-
-export interface PostPatch {
-  message?: string;
-  is_pinned?: boolean;
-  file_ids?: string[];
-  props?: Record<string, unknown>;
-  has_reactions?: boolean;
-}
 
 const PRIORITY_FIELDS = ['priority', 'requested_ack', 'persistent_notifications'] as const;
 
 const postNotFound = () => AppError.notFound('app.post.get.app_error', 'Unable to get the post.');
 
 export function checkMessageLength(message: string): void {
-  if (codePointLength(message) > MAX_POST_RUNES) {
-    throw AppError.badRequest('model.post.is_valid.message_length.app_error', `Message must be ${MAX_POST_RUNES} characters or fewer.`);
+  if (codePointLength(message) > POST_LIMITS.messageRunes) {
+    throw AppError.badRequest('model.post.is_valid.message_length.app_error', `Message must be ${POST_LIMITS.messageRunes} characters or fewer.`);
   }
 }
 
 export function checkPropsSize(props: Record<string, unknown>): void {
-  if (codePointLength(JSON.stringify(props)) > MAX_USER_PROPS_RUNES) {
-    throw AppError.badRequest('model.post.is_valid.props.app_error', `Props must be ${MAX_USER_PROPS_RUNES} characters or fewer when serialised.`);
+  if (codePointLength(JSON.stringify(props)) > POST_LIMITS.propsRunes) {
+    throw AppError.badRequest('model.post.is_valid.props.app_error', `Props must be ${POST_LIMITS.propsRunes} characters or fewer when serialised.`);
   }
-}
-
-/** Texts that can mention someone: the message and, for Slack attachments, their pretext, text and field values. */
-export function mentionTexts(post: Post): string[] {
-  const texts = [post.message];
-  const attachments = post.props.attachments;
-  if (Array.isArray(attachments)) {
-    for (const a of attachments) {
-      if (!a || typeof a !== 'object') continue;
-      const att = a as Record<string, unknown>;
-      for (const key of ['pretext', 'text']) if (typeof att[key] === 'string') texts.push(att[key] as string);
-      if (Array.isArray(att.fields)) for (const f of att.fields) if (f && typeof f.value === 'string') texts.push(f.value);
-    }
-  }
-  return texts;
-}
-
-/** One caller's posts for a (group) commit: the posts of one channel and what they change besides themselves. */
-export interface PostCommit {
-  channel: Channel;
-  posts: Post[];
-  /** Webhook posts may mention their own creator; ordinary posts never mention their author. */
-  allowSelfMention: boolean;
-  /** Ordinary posts mark the channel read for their poster; webhook posts do not. */
-  markViewed: boolean;
-  /**
-   * Checked inside the commit's transaction before anything is written; false leaves these posts out (nothing of
-   * them is written) and `submit` resolves false. `memo` is shared by the commits of one transaction, so equal checks
-   * can run once.
-   */
-  precondition?: (tx: Stores, memo: Map<string, Promise<unknown>>) => Promise<boolean>;
-}
-
-/**
- * Whether the transaction that wrote these commits committed after all (its answer lost with the connection). Post
- * ids are fresh random ids and a transaction is all or nothing, so a commit whose posts are all stored proves it did;
- * the other commits of that transaction wrote nothing (their precondition failed: false). A commit found only in part
- * collided with rows that were there before: no proof of anything.
- */
-export async function findCommitted(stores: Stores, commits: Array<{ posts: Post[] }>): Promise<boolean[] | undefined> {
-  const found = await stores.posts.existing(commits.flatMap((c) => c.posts.map((p) => p.id)));
-  const complete = commits.map((c) => c.posts.length > 0 && c.posts.every((p) => found.has(p.id)));
-  return complete.some(Boolean) ? complete : undefined;
 }
 
 export class PostsService {
   private readonly authz: Authz;
-  readonly group: GroupCommit<PostCommit, boolean>;
   private readonly pending: PendingPosts;
 
-  constructor(private readonly deps: Deps) {
+  constructor(
+    private readonly deps: Deps,
+    private readonly writer: PostWriter,
+  ) {
     this.authz = new Authz(deps);
     this.pending = new PendingPosts(() => deps.now());
-    this.group = new GroupCommit(deps.stores, (tx, commits) => this.commitBatch(tx, commits), {
-      concurrency: deps.stores.concurrentWriters,
-      recover: (commits) => findCommitted(deps.stores, commits),
-    });
-  }
-
-  /**
-   * Commits posts through the group commit: concurrent callers share one transaction (one fsync). Resolves true once
-   * the transaction holding them has committed, false when their precondition failed and nothing was written.
-   */
-  submit(commit: PostCommit): Promise<boolean> {
-    return this.group.submit(commit);
-  }
-
-  private async commitBatch(tx: Stores, commits: PostCommit[]): Promise<boolean[]> {
-    const memo = new Map<string, Promise<unknown>>();
-    const passed: boolean[] = [];
-    for (const c of commits) passed.push(c.precondition ? await c.precondition(tx, memo) : true);
-    await this.commitAll(tx, commits.filter((_, i) => passed[i]));
-    return passed;
-  }
-
-  /**
-   * Writes the posts of several commits with everything they change (channel counters, mention counts, the posters'
-   * read state) inside `tx`, as few statements as the store can make of them.
-   */
-  private async commitAll(tx: Stores, commits: PostCommit[]): Promise<void> {
-    if (commits.length === 0) return;
-    const config = this.deps.config.get();
-    const now = this.deps.now();
-    // Members are read only for a channel where someone can be mentioned: most posts name nobody, and in a direct
-    // channel the other member is always mentioned. Read once per channel per transaction.
-    const audiences = new Map<string, Promise<ChannelAudience['members']>>();
-    const writes: PostWrite[] = [];
-    for (const c of commits) {
-      const mentions = new Map<string, { all: number; root: number }>();
-      for (const post of c.posts) {
-        const keys = parseMentions(mentionTexts(post));
-        if (c.channel.type !== 'D' && !keys.channel && !keys.all && !keys.here && keys.usernames.size === 0) continue;
-        let members = audiences.get(c.channel.id);
-        if (!members) {
-          members = tx.channels.audience(c.channel.id);
-          audiences.set(c.channel.id, members);
-        }
-        const mentioned = mentionedMembers(keys, { channelType: c.channel.type, members: await members }, {
-          posterId: post.user_id,
-          allowSelf: c.allowSelfMention,
-          maxChannelWide: config.TeamSettings.MaxNotificationsPerChannel,
-          now,
-        });
-        for (const userId of mentioned) {
-          const n = mentions.get(userId) ?? { all: 0, root: 0 };
-          n.all++;
-          if (post.root_id === '') n.root++;
-          mentions.set(userId, n);
-        }
-      }
-      writes.push({ channelId: c.channel.id, posts: c.posts, mentions, viewedBy: c.markViewed ? c.posts[0]?.user_id : undefined });
-    }
-    await tx.posts.writeMany(writes);
   }
 
   /** A root post given as a reply target must exist, be alive and sit in the same channel. */
@@ -202,7 +75,7 @@ export class PostsService {
         { user_id: session.userId, channel_id: channel.id, message: input.message, root_id: rootId, props, pending_post_id: input.pending_post_id ?? '', metadata },
         this.deps.now(),
       );
-      await this.submit({ channel, posts: [post], allowSelfMention: false, markViewed: true });
+      await this.writer.submit({ channel, posts: [post], allowSelfMention: false, markViewed: true });
       return post;
     };
     if (!input.pending_post_id) return write();

@@ -1,7 +1,7 @@
 // New domain records with every field at its starting value: one place, so the app and the test fixtures build the
 // same rows and a new column needs one default.
 import { newId } from '../lib/ids';
-import type { Channel, Post } from './model';
+import type { Channel, Post } from '../model';
 
 /** A new post created `now`; `fields` may set anything else (webhook parts set consecutive create times). */
 export function newPost(fields: Pick<Post, 'user_id' | 'channel_id' | 'message'> & Partial<Post>, now: number): Post {

@@ -1,19 +1,12 @@
 // Mattermost's name and field rules, as plain functions so they can be table-tested.
 import { codePointLength } from '../lib/text';
-
-export const MAX_POST_RUNES = 16383;
-export const MAX_PROPS_RUNES = 800000;
-export const MAX_USER_PROPS_RUNES = 760000;
-/** A post's type is stored in 64 characters (Mattermost's own column is narrower; its types are all shorter). */
-export const MAX_POST_TYPE_LENGTH = 64;
-/** A user's props and notify_props are each stored as JSON in a TEXT column: 65535 bytes on MySQL and MariaDB. */
-export const MAX_USER_MAP_BYTES = 65535;
+import { CHANNEL_LIMITS, TEAM_LIMITS, USER_LIMITS } from '../model/limits';
 
 const USERNAME = /^[a-z0-9.\-_]+$/;
 const RESERVED_USERNAMES = new Set(['all', 'channel', 'matterbot', 'system']);
 
 export function isValidUsername(username: string): boolean {
-  return username.length >= 1 && username.length <= 64 && USERNAME.test(username) && !RESERVED_USERNAMES.has(username);
+  return username.length >= 1 && username.length <= USER_LIMITS.username && USERNAME.test(username) && !RESERVED_USERNAMES.has(username);
 }
 
 const TEAM_NAME = /^[a-z0-9]+([a-z\-0-9]+|(__)?)[a-z0-9]+$/;
@@ -24,7 +17,7 @@ const RESERVED_TEAM_PREFIXES = [
 
 /** Why a team name is refused, named as Mattermost's error ids name it; null when it is valid. */
 export function teamNameProblem(name: string): 'url' | 'characters' | 'reserved' | null {
-  if (name.length < 2 || name.length > 64) return 'url';
+  if (name.length < TEAM_LIMITS.nameMin || name.length > TEAM_LIMITS.name) return 'url';
   if (!TEAM_NAME.test(name)) return 'characters';
   if (RESERVED_TEAM_PREFIXES.some((word) => name.startsWith(word))) return 'reserved';
   return null;
@@ -40,7 +33,7 @@ const GM_NAME = /^[a-f0-9]{40}$/;
 
 /** Names of public and private channels; direct/group channel name shapes are reserved for those. */
 export function isValidChannelName(name: string): boolean {
-  if (name.length < 1 || name.length > 64 || !CHANNEL_NAME.test(name)) return false;
+  if (name.length < 1 || name.length > CHANNEL_LIMITS.name || !CHANNEL_NAME.test(name)) return false;
   return !DM_NAME.test(name) && !GM_NAME.test(name);
 }
 
@@ -49,12 +42,12 @@ export function isValidChannelName(name: string): boolean {
 const EMAIL = /^[^\s\x00-\x1f\x7f@<>(),;:"]+@[^\s\x00-\x1f\x7f@<>(),;:".]+(\.[^\s\x00-\x1f\x7f@<>(),;:".]+)+$/;
 
 export function isValidEmail(email: string): boolean {
-  return email.length <= 128 && EMAIL.test(email);
+  return email.length <= USER_LIMITS.email && EMAIL.test(email);
 }
 
 /** Whether a map, stored as JSON, fits a user's TEXT column. */
 export function fitsUserMap(value: Record<string, unknown> | undefined): boolean {
-  return value === undefined || Buffer.byteLength(JSON.stringify(value)) <= MAX_USER_MAP_BYTES;
+  return value === undefined || Buffer.byteLength(JSON.stringify(value)) <= USER_LIMITS.mapBytes;
 }
 
 export function withinRunes(value: string | undefined, max: number): boolean {

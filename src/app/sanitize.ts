@@ -1,5 +1,5 @@
 import type { Config } from '../config/settings';
-import type { Team, User, UserRecord } from './model';
+import type { Team, User, UserRecord } from '../model';
 
 export interface Viewer {
   userId: string;

@@ -1,9 +1,9 @@
 import type { Config } from '../config/settings';
 import { Authz } from './authz';
 import type { Deps } from './deps';
-import { AppError } from './errors';
-import type { Session } from './model';
-import { MAX_POST_RUNES } from './rules';
+import { AppError, POST_LIMITS } from '../model';
+import type { Session } from '../model';
+
 
 export const MATTERMOST_COMPAT_VERSION = '10.11.0';
 export const BUILD_NUMBER = 'parley-0.1.0';
@@ -66,7 +66,7 @@ export class SystemService {
       EnableUserAccessTokens: String(c.ServiceSettings.EnableUserAccessTokens),
       ShowEmailAddress: String(c.PrivacySettings.ShowEmailAddress),
       ShowFullName: String(c.PrivacySettings.ShowFullName),
-      MaxPostSize: String(MAX_POST_RUNES),
+      MaxPostSize: String(POST_LIMITS.messageRunes),
     };
   }
 

@@ -1,22 +1,11 @@
 import { newId } from '../lib/ids';
+import { AppError, TEAM_LIMITS, type CreateTeamInput, type Session, type Team, type TeamMember } from '../model';
+import { isDatabaseError } from '../model/store-errors';
 import { Authz } from './authz';
 import type { ChannelsService } from './channels';
 import type { Deps } from './deps';
-import { AppError } from './errors';
-import type { Session, Team, TeamMember } from './model';
 import { teamNameProblem, withinRunes } from './rules';
 import { sanitizeTeam } from './sanitize';
-
-export interface CreateTeamInput {
-  name: string;
-  display_name: string;
-  type: 'O' | 'I';
-  description?: string;
-  email?: string;
-  company_name?: string;
-  allowed_domains?: string;
-  allow_open_invite?: boolean;
-}
 
 const invalid = (field: string, message: string) => AppError.badRequest(`model.team.is_valid.${field}.app_error`, message);
 
@@ -44,14 +33,15 @@ export class TeamsService {
     if (problem === 'url') throw invalid('url', 'Name must be 2 to 64 characters long.');
     if (problem === 'characters') throw invalid('characters', 'Name must be lowercase letters, digits and dashes, starting and ending with a letter or digit.');
     if (problem === 'reserved') throw invalid('reserved', 'This team name is unavailable: it starts with a reserved word.');
-    if (!input.display_name || !withinRunes(input.display_name, 64)) throw invalid('name', 'Invalid display name: it must be 1 to 64 characters.');
-    if (!withinRunes(input.description, 255)) throw invalid('description', 'Invalid description.');
-    if (!withinRunes(input.company_name, 64)) throw invalid('companyname', 'Invalid company name.');
-    if ((input.email ?? '').length > 128) throw invalid('email', 'Invalid email.');
-    if ((input.allowed_domains ?? '').length > 500) throw invalid('domains', 'Invalid allowed domains.');
-    if (await stores.teams.getByName(input.name)) {
-      throw AppError.badRequest('app.team.save.existing.app_error', 'A team with that name already exists.');
+    if (!input.display_name || !withinRunes(input.display_name, TEAM_LIMITS.displayName)) {
+      throw invalid('name', `Invalid display name: it must be 1 to ${TEAM_LIMITS.displayName} characters.`);
     }
+    if (!withinRunes(input.description, TEAM_LIMITS.description)) throw invalid('description', 'Invalid description.');
+    if (!withinRunes(input.company_name, TEAM_LIMITS.companyName)) throw invalid('companyname', 'Invalid company name.');
+    if ((input.email ?? '').length > TEAM_LIMITS.email) throw invalid('email', 'Invalid email.');
+    if ((input.allowed_domains ?? '').length > TEAM_LIMITS.allowedDomains) throw invalid('domains', 'Invalid allowed domains.');
+    const nameTaken = () => AppError.badRequest('app.team.save.existing.app_error', 'A team with that name already exists.');
+    if (await stores.teams.getByName(input.name)) throw nameTaken();
     const now = this.deps.now();
     const team: Team = {
       id: newId(),
@@ -62,7 +52,7 @@ export class TeamsService {
       name: input.name,
       description: input.description ?? '',
       email: input.email ?? '',
-      type: input.type,
+      type: input.type as Team['type'],
       company_name: input.company_name ?? '',
       allowed_domains: input.allowed_domains ?? '',
       invite_id: newId(),
@@ -76,7 +66,8 @@ export class TeamsService {
       try {
         await tx.teams.insert(team);
       } catch (err) {
-        if (await stores.teams.getByName(input.name)) throw AppError.badRequest('app.team.save.existing.app_error', 'A team with that name already exists.');
+        // Lost a race on the unique name: another request created it between the check above and this insert.
+        if (isDatabaseError(err, 'duplicate')) throw nameTaken();
         throw err;
       }
       await tx.teams.insertMember({ team_id: team.id, user_id: session.userId, scheme_admin: true, create_at: now });
@@ -108,8 +99,7 @@ export class TeamsService {
     return { teams: shown, total_count: await this.deps.stores.teams.count({ openOnly }) };
   }
 
-  async listForUser(userId: string, session: Session): Promise<Team[]> {
-    const id = userId === 'me' ? session.userId : userId;
+  async listForUser(id: string, session: Session): Promise<Team[]> {
     if (id !== session.userId) this.authz.requireSystem(session, 'manage_system');
     const teams = await this.deps.stores.teams.listForUser(id);
     return Promise.all(teams.map((t) => this.show(t, session)));

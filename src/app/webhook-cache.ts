@@ -1,5 +1,5 @@
 import type { Stores } from '../store';
-import type { Channel, IncomingWebhook, UserRecord } from './model';
+import type { Channel, IncomingWebhook, UserRecord } from '../model';
 
 const MAX_ENTRIES = 10000;
 

@@ -1,5 +1,5 @@
 import { Config, Section, defaultConfig } from './settings';
-import { AppError } from '../app/errors';
+import { AppError } from '../model';
 
 type Json = Record<string, unknown>;
 

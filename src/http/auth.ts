@@ -1,7 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
-import { AppError } from '../app/errors';
-import type { Session } from '../app/model';
+import { AppError, type Session } from '../model';
 import { AUTH_COOKIE } from './cookies';
 
 /**
@@ -59,50 +57,4 @@ function decodeCookieValue(raw: string): string {
   } catch {
     return raw;
   }
-}
-
-interface SecuredOperation {
-  security?: Array<Record<string, unknown>>;
-}
-
-/**
- * Whether an operation needs a session: its `security` (or the spec's default) has no empty alternative (`{}`).
- */
-export function needsSession(operation: SecuredOperation, spec: { security?: Array<Record<string, unknown>> }): boolean {
-  const security = operation.security ?? spec.security ?? [];
-  return security.length > 0 && !security.some((s) => Object.keys(s).length === 0);
-}
-
-interface SessionLocals {
-  token: string | null;
-  session: Session | null;
-}
-
-/**
- * Resolves the session before anything else is looked at, and refuses a request to an operation that needs one
- * without it (401) before its body is read or validated, as Mattermost does: a caller without a valid session learns
- * nothing about the operation, not even what its parameters or body should look like.
- */
-export function sessionFirst(
-  authenticate: (token: string) => Promise<Session | undefined>,
-  match: (req: { method: string; path: string; headers: Record<string, unknown>; query: Record<string, unknown> }) => SecuredOperation | undefined,
-  spec: { security?: Array<Record<string, unknown>> },
-) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const locals = res.locals as unknown as SessionLocals;
-    try {
-      const found = findToken(req);
-      locals.token = found?.token ?? null;
-      // A token that resolves to nothing is an error only where a session is required.
-      locals.session = found ? ((await authenticate(found.token)) ?? null) : null;
-      if (locals.session && found && !passesCsrfCheck(req, locals.session, found.fromCookie)) throw csrfError();
-      if (!locals.session) {
-        const operation = match({ method: req.method, path: req.path, headers: req.headers, query: req.query as Record<string, unknown> });
-        if (operation && needsSession(operation, spec)) throw AppError.unauthorized();
-      }
-      next();
-    } catch (err) {
-      next(err);
-    }
-  };
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { AppError } from '../app/errors';
 import { MAX_JSON_DEPTH, nestingExceeds } from '../lib/json-depth';
+import { mayHoldLoneSurrogates, wellFormedJson } from '../lib/well-formed';
+import { AppError } from '../model';
 
 export const tooLarge = () =>
   new AppError('api.context.request_body_too_large.app_error', 'The request body is too large.', 413);
@@ -77,17 +78,19 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 
 /**
  * Parses an API request body as JSON: invalid JSON, and JSON nested deeper than any real request (whose
- * serialisation, cloning or validation would overflow the stack), are 400s.
+ * serialisation, cloning or validation would overflow the stack), are 400s. Lone surrogates become U+FFFD, as
+ * Mattermost's decoder makes them.
  */
 export function parseJsonBody(raw: Buffer): unknown {
   let value: unknown;
+  const text = raw.toString('utf8');
   try {
-    value = JSON.parse(raw.toString('utf8'));
+    value = JSON.parse(text);
   } catch (err) {
     throw AppError.badRequest('api.context.invalid_body_param.app_error', 'The request body is not valid JSON.', (err as Error).message);
   }
   if (nestingExceeds(value)) {
     throw AppError.badRequest('api.context.invalid_body_param.app_error', `The request body nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep.`);
   }
-  return value;
+  return mayHoldLoneSurrogates(text) ? wellFormedJson(value) : value;
 }

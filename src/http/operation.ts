@@ -1,8 +1,7 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { operations } from '../../generated/api';
 import type { App } from '../app';
-import type { Session } from '../app/model';
-import { AppError } from '../app/errors';
+import type { Session } from '../model';
 
 export type OperationId = keyof operations;
 
@@ -13,12 +12,18 @@ type QueryOf<K extends OperationId> = Params<K> extends { query?: infer Q } ? ([
 type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : undefined;
 type BodyOf<K extends OperationId> = Op<K> extends { requestBody: infer R } ? JsonOf<R> : Op<K> extends { requestBody?: infer R } ? JsonOf<NonNullable<R>> | undefined : undefined;
 
-/** The typed input of an operation, as the spec (through generated/api.d.ts) describes it. */
+/**
+ * The typed input of an operation, as the spec (through generated/api.d.ts) describes it, after the pipeline has
+ * routed, authenticated and validated the request: path and query parameters coerced to their types, `me` in a
+ * `{user_id}` already replaced by the caller's id, the JSON body checked against its schema.
+ */
 export interface Input<K extends OperationId> {
   path: PathOf<K>;
   query: QueryOf<K>;
   body: BodyOf<K>;
   headers: IncomingHttpHeaders;
+  /** The raw request, for the few operations that stream their body (uploads) instead of having it read. */
+  request: IncomingMessage;
   token: string | null;
   session: Session | null;
   app: App;
@@ -26,7 +31,7 @@ export interface Input<K extends OperationId> {
 
 export type AuthedInput<K extends OperationId> = Input<K> & { session: Session };
 
-/** What a handler returns; the dispatcher writes it (JSON, ETag/304, extra headers). */
+/** What a handler returns; the pipeline writes it (JSON, ETag/304, extra headers). */
 export interface Reply {
   status: number;
   body: unknown;
@@ -34,7 +39,11 @@ export interface Reply {
   headers?: Record<string, string | string[]>;
 }
 
-export type Handler<K extends OperationId> = (input: Input<K>) => Promise<Reply>;
+/**
+ * A handler. `needsSession` marks one written for an operation whose spec `security` requires a session: the
+ * pipeline (which alone decides the 401, from the spec) refuses to start when the two disagree.
+ */
+export type Handler<K extends OperationId> = ((input: Input<K>) => Promise<Reply>) & { needsSession?: true };
 
 /** The complete operationId → handler map: a missing or unknown operation is a compile error. */
 export type HandlerMap = { [K in OperationId]: Handler<K> };
@@ -42,18 +51,16 @@ export type HandlerMap = { [K in OperationId]: Handler<K> };
 export const ok = (body: unknown, extra: Partial<Reply> = {}): Reply => ({ status: 200, body, ...extra });
 export const created = (body: unknown): Reply => ({ status: 201, body });
 export const statusOk = (): Reply => ({ status: 200, body: { status: 'OK' } });
+export const notModified = (etag: string): Reply => ({ status: 304, body: undefined, etag });
 
 /** Mattermost's paging: per_page defaults to 60 and larger values are quietly reduced to 200. */
 export function paging(query: { page?: number; per_page?: number }): { page: number; perPage: number } {
   return { page: query.page ?? 0, perPage: Math.min(query.per_page ?? 60, 200) };
 }
 
-/** Wraps a handler of an operation that needs a session: without one it is a 401 before any work. */
+/** A handler of an operation that needs a session: the pipeline guarantees `session` is set when it runs. */
 export function authed<K extends OperationId>(fn: (input: AuthedInput<K>) => Promise<Reply>): Handler<K> {
-  return (input) => {
-    if (!input.session) throw AppError.unauthorized();
-    return fn(input as AuthedInput<K>);
-  };
+  const handler = fn as Handler<K>;
+  handler.needsSession = true;
+  return handler;
 }
-
-export const notModified = (etag: string): Reply => ({ status: 304, body: undefined, etag });

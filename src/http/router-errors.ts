@@ -1,4 +1,4 @@
-import { AppError } from '../app/errors';
+import { AppError } from '../model';
 
 /**
  * openapi-backend's handlers for requests that match no operation or lack a session, as AppErrors: shared by the

@@ -1,12 +1,15 @@
-import http from 'node:http';
+import type http from 'node:http';
 import type { App } from '../app';
 import { createPayloadValidator } from '../webhook/validate';
-import { createApiApp, requestValidationEnabled } from './api-app';
+import { createApi, requestValidationEnabled } from './api';
+import { createDocs } from './docs';
 import type { Logger } from './logger';
 import { loggablePath } from './logger';
 import { stampResponse } from './stamp';
 import { createWebClient } from './web-client';
 import { createWebhookEndpoint, hookIdFromUrl } from './webhook-endpoint';
+import { writeError } from './writer';
+import { AppError } from '../model';
 
 export interface ServerOptions {
   spec: Record<string, unknown>;
@@ -14,10 +17,14 @@ export interface ServerOptions {
   logger: Logger;
 }
 
-/** The request listener: POST /hooks/{id} to the webhook endpoint, everything else to the API app. */
-export async function createRequestListener(app: App, options: ServerOptions): Promise<http.RequestListener> {
+/**
+ * The request listener: POST /hooks/{id} to the webhook endpoint, /api/v4/... to the API stage (after the docs it
+ * publishes), anything else to the web client. One log line per request, at the level its outcome deserves.
+ */
+export function createRequestListener(app: App, options: ServerOptions): http.RequestListener {
   const validateRequests = requestValidationEnabled();
-  const web = await createApiApp(app, { spec: options.spec, validateResponses: options.validateResponses, validateRequests });
+  const api = createApi(app, { spec: options.spec, validateResponses: options.validateResponses, validateRequests });
+  const docs = createDocs(options.spec);
   // With validation off (a benchmarking switch) payloads go straight to the app's own checks.
   const webhook = createWebhookEndpoint(app, validateRequests ? createPayloadValidator(options.spec) : () => []);
   const webClient = createWebClient();
@@ -25,23 +32,28 @@ export async function createRequestListener(app: App, options: ServerOptions): P
     const started = process.hrtime.bigint();
     const requestId = stampResponse(res);
     res.locals = { requestId };
-    const logLine = () => {
+    res.on('finish', () => {
       const line = { request_id: requestId, method: req.method, path: loggablePath(req.url), status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 };
       const err = res.locals?.error;
-      // 503 is an outage the operator already sees elsewhere; a 500 is a bug and must be findable with its stack.
+      // A 503 is an outage the operator already sees elsewhere; a 500 is a bug and must be findable with its stack;
+      // a 400 with an error attached is a value the database refused (a length check the API lacks).
       if (err === undefined) options.logger.info(line);
       else if (res.statusCode === 503) options.logger.warn({ ...line, err }, 'database unavailable');
       else if (res.statusCode < 500) options.logger.warn({ ...line, err }, 'value the database could not store');
       else options.logger.error({ ...line, err }, 'request failed');
-    };
-    res.on('finish', logLine);
+    });
     const url = req.url ?? '/';
     if (req.method === 'POST' && url.startsWith('/hooks/')) {
       void webhook(req, res, hookIdFromUrl(url), requestId);
       return;
     }
-    if (!url.startsWith('/api/') && webClient(req, res)) return;
-    web(req as never, res as never);
+    if (url.startsWith('/api/')) {
+      if (docs(req, res)) return;
+      void api(req, res, requestId);
+      return;
+    }
+    if (webClient(req, res)) return;
+    writeError(res, AppError.notFound('api.context.404.app_error', 'Sorry, we could not find the page.'), requestId);
   };
 }
 

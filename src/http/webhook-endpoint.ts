@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app';
-import { AppError } from '../app/errors';
-import type { WebhookPayload } from '../app/webhooks';
+import { AppError, type WebhookPayload } from '../model';
 import { decodeWebhookBody } from '../webhook/decode';
 import { PayloadValidator, payloadError } from '../webhook/validate';
 import { readBody } from './body';
@@ -65,7 +64,7 @@ export function createWebhookEndpoint(app: App, validatePayload: PayloadValidato
         incomingWebhooksEnabled: () => app.deps.config.get().ServiceSettings.EnableIncomingWebhooks,
         validatePayload,
       });
-      await app.webhooks.execute(hookId, payload);
+      await app.hookExecution.execute(hookId, payload);
       writeOk(res);
       return 200;
     } catch (err) {

@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
-import { AppError } from '../app/errors';
-import { isDatabaseUnavailable, unstorableColumn } from '../lib/db-errors';
+import { AppError } from '../model/app-error';
+import { DatabaseError } from '../model/store-errors';
 
 /**
- * Writes JSON with `Content-Type: application/json` exactly: Client4 parses bodies only on that exact value, and
- * Express would append "; charset=utf-8". A Buffer body keeps every layer from touching the header.
+ * Writes JSON with `Content-Type: application/json` exactly: Client4 parses bodies only on that exact value. A
+ * Buffer body keeps every layer from touching the header.
  */
 export function writeJson(res: ServerResponse, status: number, body: unknown): void {
   const payload = Buffer.from(JSON.stringify(body));
@@ -22,51 +22,52 @@ export interface ErrorBody {
   status_code: number;
 }
 
+/** The AppError for a database failure the stores reported, by its kind; never a driver's own words to the client. */
+function fromDatabase(err: DatabaseError, developer: boolean): AppError {
+  if (err.kind === 'too_long') {
+    return AppError.badRequest('api.context.invalid_body_param.app_error', `A value is too long (or out of range) to be stored: ${err.column ?? 'unknown'}.`);
+  }
+  if (err.kind === 'unavailable' || err.kind === 'timeout') {
+    return new AppError('api.context.database_unavailable.app_error', 'The database is unavailable. Please try again shortly.', 503, developer ? err.message : '');
+  }
+  // A duplicate the app did not expect to happen: a bug, reported like any other.
+  return new AppError('api.context.internal.app_error', 'An internal error occurred.', 500, developer ? err.message : '');
+}
+
 /** Maps anything thrown to the AppError body; internal errors become a 500 that says nothing about internals. */
 export function errorBody(err: unknown, requestId: string, developer: boolean): ErrorBody {
-  if (err instanceof AppError) {
-    return {
-      id: err.id,
-      message: err.message,
-      detailed_error: developer || err.statusCode < 500 ? err.detailedError : '',
-      request_id: requestId,
-      status_code: err.statusCode,
-    };
-  }
-  const column = unstorableColumn(err);
-  if (column !== undefined) {
-    return {
-      id: 'api.context.invalid_body_param.app_error',
-      message: `A value is too long (or out of range) to be stored: ${column}.`,
-      detailed_error: '',
-      request_id: requestId,
-      status_code: 400,
-    };
-  }
-  const unavailable = isDatabaseUnavailable(err);
+  const e =
+    err instanceof AppError
+      ? err
+      : err instanceof DatabaseError
+        ? fromDatabase(err, developer)
+        : new AppError('api.context.internal.app_error', 'An internal error occurred.', 500, developer && err instanceof Error ? err.message : '');
   return {
-    id: unavailable ? 'api.context.database_unavailable.app_error' : 'api.context.internal.app_error',
-    message: unavailable ? 'The database is unavailable. Please try again shortly.' : 'An internal error occurred.',
-    detailed_error: developer && err instanceof Error ? err.message : '',
+    id: e.id,
+    message: e.message,
+    // Internals stay out of 5xx answers unless the operator asked for them (EnableDeveloper).
+    detailed_error: developer || e.statusCode < 500 || !(err instanceof AppError) ? e.detailedError : '',
     request_id: requestId,
-    status_code: unavailable ? 503 : 500,
+    status_code: e.statusCode,
   };
 }
 
 /**
- * The one place error responses are written. A server-side failure (5xx) is kept on `res.locals.error` so the
- * request log line can carry it: the client is told nothing about internals, the operator must be told everything.
- * So is a value the database refused as too long: the client's fault, but also a length check the API lacks.
+ * Whether the operator must hear of an error (the request log line carries it, with its stack): anything that is not
+ * an answer the server meant to give. An AppError is such an answer (400, 404, 501 for a feature switched off...)
+ * unless it is a 500; a database outage (503) and a value the database refused (a length check the API lacks) are
+ * logged too, each at its own level by the request logger.
  */
+function worthLogging(err: unknown, body: ErrorBody): boolean {
+  if (err instanceof AppError) return body.status_code === 500;
+  return true;
+}
+
+/** The one place error responses are written. */
 export function writeError(res: ServerResponse, err: unknown, requestId: string, developer = false): ErrorBody {
   const body = errorBody(err, requestId, developer);
-  // A 4xx from something other than an AppError can only be such a refused value (errorBody's one such case).
-  const refusedValue = body.status_code < 500 && !(err instanceof AppError);
-  if (body.status_code >= 500 || refusedValue) (res.locals ??= {}).error = err;
+  if (worthLogging(err, body)) (res.locals ??= {}).error = err;
   if (!res.headersSent) writeJson(res, body.status_code, body);
   else res.destroy();
   return body;
 }
-
-/** Connection-level DB failures (database down, pool exhausted, connection killed) are 503: retry later. */
-export { isDatabaseUnavailable };

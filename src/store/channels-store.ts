@@ -1,4 +1,4 @@
-import type { Channel, ChannelMember } from '../app/model';
+import type { Channel, ChannelMember } from '../model';
 import { Executor, Row, bool, json, num, paged, str } from './rows';
 
 function mapChannel(r: Row): Channel {

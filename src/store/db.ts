@@ -1,7 +1,7 @@
 import knexFactory, { Knex } from 'knex';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseUnavailableError } from '../lib/db-errors';
+import { DatabaseError } from '../model/store-errors';
 import { migrationConfig } from './migrations';
 
 export type Dialect = 'sqlite' | 'mysql';
@@ -98,7 +98,7 @@ type QueryCallback = (err: Error | null, ...results: unknown[]) => void;
  */
 function boundQueries(conn: MysqlConnection, timeoutMs: () => number): void {
   const query = conn.query.bind(conn);
-  let dropped: DatabaseUnavailableError | undefined;
+  let dropped: DatabaseError | undefined;
   conn.query = (options: unknown, values: unknown, callback?: unknown) => {
     const [vals, cb] = typeof values === 'function' ? [undefined, values as QueryCallback] : [values, callback as QueryCallback];
     const ms = timeoutMs();
@@ -106,7 +106,7 @@ function boundQueries(conn: MysqlConnection, timeoutMs: () => number): void {
     let settled = false;
     const timer = setTimeout(() => {
       settled = true;
-      dropped = new DatabaseUnavailableError(`The database did not answer within ${ms / 1000} s.`);
+      dropped = new DatabaseError('timeout', `The database did not answer within ${ms / 1000} s.`);
       conn.destroy();
       cb(dropped);
     }, ms);
@@ -114,7 +114,7 @@ function boundQueries(conn: MysqlConnection, timeoutMs: () => number): void {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      if (err && dropped) cb(new DatabaseUnavailableError(`${dropped.message} (${err.message})`), ...results);
+      if (err && dropped) cb(new DatabaseError('timeout', `${dropped.message} (${err.message})`), ...results);
       else cb(err, ...results);
     });
   };
@@ -164,6 +164,8 @@ export function openDatabase(options: DatabaseOptions): Database {
           done(null, conn);
         },
       },
+      // The one connection is held by a running transaction; a request waiting longer than this is answered 503.
+      acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
     });
   }
   return {

@@ -1,5 +1,5 @@
-import type { Stores } from '.';
-import { DatabaseUnavailableError, isDatabaseTimeout, isDuplicateKey } from '../lib/db-errors';
+import type { Stores, TxStores } from '.';
+import { DatabaseError, isDatabaseError } from '../model/store-errors';
 
 /** See GroupCommit.maxWaitMs. */
 export const QUEUE_TIMEOUT_MS = 5000;
@@ -32,7 +32,7 @@ export class GroupCommit<I, R> {
   constructor(
     private readonly stores: Stores,
     /** Writes the items inside `tx` and returns one result per item, in order. */
-    private readonly apply: (tx: Stores, items: I[]) => Promise<R[]>,
+    private readonly apply: (tx: TxStores, items: I[]) => Promise<R[]>,
     private readonly options: {
       concurrency?: number;
       maxItems?: number;
@@ -66,7 +66,7 @@ export class GroupCommit<I, R> {
         const at = this.queue.indexOf(pending);
         if (at >= 0) {
           this.queue.splice(at, 1);
-          reject(new DatabaseUnavailableError('A write waited too long for the database.'));
+          reject(new DatabaseError('timeout', 'A write waited too long for the database.'));
         }
       }, this.maxWaitMs);
       const pending: Pending<I, R> = {
@@ -157,8 +157,8 @@ export class GroupCommit<I, R> {
       // A batch that failed before COMMIT was rolled back: its items are retried alone, and only there does a
       // duplicate key hint at an earlier attempt's commit. After a timeout the database is not asked: it is not
       // answering, and the callers' 503 promises nothing either way.
-      const mayHaveCommitted = applied || (items.length === 1 && isDuplicateKey(err));
-      if (started && this.options.recover && mayHaveCommitted && !isDatabaseTimeout(err)) {
+      const mayHaveCommitted = applied || (items.length === 1 && isDatabaseError(err, 'duplicate'));
+      if (started && this.options.recover && mayHaveCommitted && !isDatabaseError(err, 'timeout')) {
         const recovered = await this.options.recover(items).catch(() => undefined);
         if (recovered) {
           this.stats.recovered += items.length;
@@ -177,5 +177,5 @@ export class GroupCommit<I, R> {
  * wait per item or per retry).
  */
 function hopeless(attempt: { err: unknown; started: boolean }): boolean {
-  return !attempt.started || isDatabaseTimeout(attempt.err);
+  return !attempt.started || isDatabaseError(attempt.err, 'timeout');
 }

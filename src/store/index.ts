@@ -1,7 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
 import { ChannelsStore } from './channels-store';
 import { ConfigStore } from './config-store';
 import type { Database } from './db';
+import { translateDriverError } from './driver-errors';
 import { PostsStore } from './posts-store';
 import { SessionsStore } from './sessions-store';
 import { TeamsStore } from './teams-store';
@@ -9,8 +11,8 @@ import { UsersStore } from './users-store';
 import { WebhooksStore } from './webhooks-store';
 import type { Executor } from './rows';
 
-/** Every store over one executor (the pool or a transaction). */
-export interface Stores {
+/** Every store over one executor: the pool, or one open transaction. */
+export interface StoreSet {
   users: UsersStore;
   sessions: SessionsStore;
   teams: TeamsStore;
@@ -18,8 +20,21 @@ export interface Stores {
   posts: PostsStore;
   webhooks: WebhooksStore;
   config: ConfigStore;
+}
+
+declare const inTransaction: unique symbol;
+
+/**
+ * The stores of one open transaction. Code that must run inside a transaction takes this type, so the pool's stores
+ * cannot be passed where a transaction's are meant: on SQLite the pool's only connection is held by the transaction,
+ * and a read through the pool would wait for it forever.
+ */
+export type TxStores = StoreSet & { readonly [inTransaction]: true };
+
+/** The stores over the pool. */
+export interface Stores extends StoreSet {
   /** Runs `fn` in one transaction: everything it writes through `tx` commits together or not at all. */
-  transaction<T>(fn: (tx: Stores) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: TxStores) => Promise<T>): Promise<T>;
   /** Cheap liveness probe of the database, for the ping health status. */
   ping(): Promise<boolean>;
   /**
@@ -29,17 +44,78 @@ export interface Stores {
   concurrentWriters: number;
 }
 
-function storesOver(executor: Executor, knex: Knex): Stores {
+/**
+ * Under test, every store call through the pool checks that it is not made from inside a transaction's callback (the
+ * mistake TxStores makes hard to write, caught here when it is written anyway): the call fails at once, naming
+ * itself, instead of waiting out the pool's acquire timeout on SQLite.
+ */
+const transactions = new AsyncLocalStorage<boolean>();
+const guardPool = process.env.NODE_ENV === 'test';
+
+/**
+ * Wraps a store so that every error its calls reject with is translated from the driver's codes to a DatabaseError
+ * (the layers above know only those kinds), and, under test, so that pool calls inside a transaction fail loudly.
+ */
+function translating<T extends object>(store: T, pool: boolean): T {
+  const wrapped = new Map<PropertyKey, unknown>();
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      let fn = wrapped.get(prop);
+      if (!fn) {
+        const name = `${target.constructor.name}.${String(prop)}`;
+        fn = (...args: unknown[]) => {
+          if (pool && guardPool && transactions.getStore()) {
+            return Promise.reject(new Error(`${name} was called through the pool inside a transaction: use the transaction's stores`));
+          }
+          let result: unknown;
+          try {
+            result = (value as (...a: unknown[]) => unknown).apply(target, args);
+          } catch (err) {
+            throw translateDriverError(err);
+          }
+          if (result && typeof (result as Promise<unknown>).then === 'function') {
+            return (result as Promise<unknown>).then(undefined, (err: unknown) => {
+              throw translateDriverError(err);
+            });
+          }
+          return result;
+        };
+        wrapped.set(prop, fn);
+      }
+      return fn;
+    },
+  });
+}
+
+function storeSet(executor: Executor, pool: boolean): StoreSet {
   return {
-    concurrentWriters: knex.client.config.client === 'mysql2' ? 2 : 1,
-    users: new UsersStore(executor),
-    sessions: new SessionsStore(executor),
-    teams: new TeamsStore(executor),
-    channels: new ChannelsStore(executor),
-    posts: new PostsStore(executor),
-    webhooks: new WebhooksStore(executor),
-    config: new ConfigStore(executor),
-    transaction: (fn) => (executor === knex ? knex.transaction((trx) => fn(storesOver(trx, knex))) : fn(storesOver(executor, knex))),
+    users: translating(new UsersStore(executor), pool),
+    sessions: translating(new SessionsStore(executor), pool),
+    teams: translating(new TeamsStore(executor), pool),
+    channels: translating(new ChannelsStore(executor), pool),
+    posts: translating(new PostsStore(executor), pool),
+    webhooks: translating(new WebhooksStore(executor), pool),
+    config: translating(new ConfigStore(executor), pool),
+  };
+}
+
+export function createStores(db: Database): Stores {
+  const knex: Knex = db.knex;
+  return {
+    ...storeSet(knex, true),
+    concurrentWriters: db.dialect === 'mysql' ? 2 : 1,
+    transaction: async (fn) => {
+      try {
+        return await knex.transaction((trx) => {
+          const tx = storeSet(trx, false) as TxStores;
+          return guardPool ? transactions.run(true, () => fn(tx)) : fn(tx);
+        });
+      } catch (err) {
+        throw translateDriverError(err);
+      }
+    },
     ping: async () => {
       try {
         await knex.raw('SELECT 1');
@@ -49,10 +125,6 @@ function storesOver(executor: Executor, knex: Knex): Stores {
       }
     },
   };
-}
-
-export function createStores(db: Database): Stores {
-  return storesOver(db.knex, db.knex);
 }
 
 export type { PostWrite } from './posts-store';

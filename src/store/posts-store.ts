@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Post } from '../app/model';
+import type { Post } from '../model';
 import { Executor, Row, bool, json, num, str } from './rows';
 
 function mapPost(r: Row): Post {

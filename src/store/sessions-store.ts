@@ -1,4 +1,4 @@
-import type { Session, UserAccessToken } from '../app/model';
+import type { Session, UserAccessToken } from '../model';
 import { Executor, Row, bool, num, str } from './rows';
 
 export class SessionsStore {

@@ -1,4 +1,4 @@
-import type { Team, TeamMember } from '../app/model';
+import type { Team, TeamMember } from '../model';
 import { Executor, Row, bool, num, paged, str } from './rows';
 
 function mapTeam(r: Row): Team {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { User, UserRecord } from '../app/model';
+import type { User, UserRecord } from '../model';
 import { Executor, Row, bool, json, num, paged, str } from './rows';
 
 const TABLE = 'users';

@@ -1,4 +1,4 @@
-import type { IncomingWebhook } from '../app/model';
+import type { IncomingWebhook } from '../model';
 import { Executor, Row, bool, num, paged, str } from './rows';
 
 function mapHook(r: Row): IncomingWebhook {

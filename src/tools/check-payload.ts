@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { AppError } from '../app/errors';
+import { AppError } from '../model';
 import { defaultConfig } from '../config/settings';
 import { loadSpec } from '../spec';
 import { fromJson } from '../webhook/decode';

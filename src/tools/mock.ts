@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAPIBackend, { type Context, type Document, type Request as RouteRequest } from 'openapi-backend';
-import { AppError } from '../app/errors';
+import { AppError } from '../model';
 import { bootSettings, loadBootConfig } from '../config/load';
 import { tokenFromRequest } from '../http/auth';
 import { readBody } from '../http/body';

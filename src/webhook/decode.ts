@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import { Readable } from 'node:stream';
-import { AppError } from '../app/errors';
+import { AppError } from '../model';
 import { MAX_JSON_DEPTH, nestingExceeds } from '../lib/json-depth';
 import { parseMediaType } from './content-type';
 

@@ -1,4 +1,4 @@
-import type { RESERVED_PROPS as SERVER_RESERVED } from '../app/webhooks';
+import type { WEBHOOK_RESERVED_PROPS as SERVER_RESERVED } from '../model/props';
 import type { PayloadProblem } from './validate';
 
 /**

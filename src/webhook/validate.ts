@@ -1,5 +1,5 @@
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
-import { AppError } from '../app/errors';
+import { AppError } from '../model';
 
 export interface PayloadProblem {
   /** JSON pointer of the offending field ("" for the payload itself). */

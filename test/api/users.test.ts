@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
 import { newId } from '../../src/lib/ids';
-import type { UserRecord } from '../../src/app/model';
+import type { UserRecord } from '../../src/model';
 import { PASSWORD, createUser, login, startTestServer, type Actor, type TestServer } from '../support/server';
 import { expectStatus, expectAppError } from '../support/assertions';
 

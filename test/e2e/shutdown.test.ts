@@ -56,7 +56,11 @@ test('a webhook request in flight when SIGTERM arrives is answered ok and its po
   // The post is there after a restart on the same database.
   const again = await spawnServer({ MM_SQLSETTINGS_DRIVERNAME: db.driver, MM_SQLSETTINGS_DATASOURCE: db.dataSource });
   try {
-    const relogin = await fetch(`${again.url}/api/v4/users/login`, { method: 'POST', body: JSON.stringify({ login_id: 'admin', password: 'Passw0rd!' }) });
+    const relogin = await fetch(`${again.url}/api/v4/users/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ login_id: 'admin', password: 'Passw0rd!' }),
+    });
     const posts = (await (await fetch(`${again.url}/api/v4/channels/${town.id}/posts`, { headers: { Authorization: `Bearer ${relogin.headers.get('token')}` } })).json()) as {
       order: string[];
       posts: Record<string, { message: string }>;

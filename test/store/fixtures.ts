@@ -1,5 +1,5 @@
 // Store-level fixtures: a migrated database of the harness's dialect and plain domain records to insert.
-import type { Channel, IncomingWebhook, Post, Team, UserRecord } from '../../src/app/model';
+import type { Channel, IncomingWebhook, Post, Team, UserRecord } from '../../src/model';
 import { newChannel, newPost } from '../../src/app/records';
 import { newId } from '../../src/lib/ids';
 import { createStores, type Stores } from '../../src/store';

@@ -1,9 +1,10 @@
 // The group commit behind every post write: concurrent writers share transactions, each caller learns of its own
 // commit only, and one failing write never fails the others sharing its transaction.
-import type { Channel, Post } from '../../src/app/model';
-import type { Stores } from '../../src/store';
-import { findCommitted } from '../../src/app/posts';
-import { DatabaseUnavailableError } from '../../src/lib/db-errors';
+import type { Channel, Post } from '../../src/model';
+import type { Stores, TxStores } from '../../src/store';
+import { translateDriverError } from '../../src/store/driver-errors';
+import { findCommitted } from '../../src/app/post-writer';
+import { DatabaseError } from '../../src/model';
 import { GroupCommit } from '../../src/store/group-commit';
 import { DUPLICATE, channelWithMembers, makeChannel, makePost, makeTeam, makeUser, openStores, rejection, writePosts, type StoreHarness } from './fixtures';
 
@@ -28,7 +29,7 @@ interface Item {
 }
 
 /** The writer's work for a batch: the items' posts, in the transaction it is given. */
-const writeItems = (tx: Stores, items: Item[]) => tx.posts.writeMany(items.map((i) => ({ channelId: i.channelId, posts: i.posts, mentions: new Map() })));
+const writeItems = (tx: TxStores, items: Item[]) => tx.posts.writeMany(items.map((i) => ({ channelId: i.channelId, posts: i.posts, mentions: new Map() })));
 
 function postWriter(): GroupCommit<Item, string> {
   return new GroupCommit<Item, string>(
@@ -51,14 +52,15 @@ function failingAtCommit(times: number, committed: boolean, error: () => Error =
   let left = times;
   return {
     ...h.stores,
-    transaction: async <T>(fn: (tx: Stores) => Promise<T>): Promise<T> => {
+    // Errors leave it translated, as they leave the real stores.
+    transaction: async <T>(fn: (tx: TxStores) => Promise<T>): Promise<T> => {
       const fail = left-- > 0;
       const result = await h.stores.transaction(async (tx) => {
         const r = await fn(tx);
         if (fail && !committed) throw error();
         return r;
       });
-      if (fail) throw error();
+      if (fail) throw translateDriverError(error());
       return result;
     },
   };
@@ -153,7 +155,7 @@ test('when no transaction can begin (database unreachable), every waiting write 
 });
 
 describe('the database not answering in time (hung)', () => {
-  const timedOut = () => new DatabaseUnavailableError('The database did not answer within 3 s.');
+  const timedOut = () => new DatabaseError('timeout', 'The database did not answer within 3 s.');
 
   test.each([
     ['during a statement', 'statement'],

@@ -1,6 +1,6 @@
-import type { Channel, Post } from '../../src/app/model';
+import type { Channel, Post } from '../../src/model';
 import { errorBody } from '../../src/http/writer';
-import { unstorableColumn } from '../../src/lib/db-errors';
+import { DatabaseError } from '../../src/model';
 import { channelWithMembers, makeChannel, makePost, makeTeam, makeUser, openStores, writePosts, type StoreHarness } from './fixtures';
 
 let h: StoreHarness;
@@ -107,7 +107,8 @@ test('a value too long for its column: MySQL refuses it as a 400 naming the colu
     expect(err).toBeUndefined();
     return;
   }
-  expect(unstorableColumn(err)).toBe('type');
+  expect(err).toBeInstanceOf(DatabaseError);
+  expect([(err as DatabaseError).kind, (err as DatabaseError).column]).toEqual(['too_long', 'type']);
   expect(errorBody(err, 'rid', false)).toMatchObject({ status_code: 400, id: 'api.context.invalid_body_param.app_error', detailed_error: '' });
   expect(await h.stores.posts.get(post.id)).toBeUndefined();
 });

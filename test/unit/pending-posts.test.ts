@@ -1,4 +1,4 @@
-import type { Post } from '../../src/app/model';
+import type { Post } from '../../src/model';
 import { PendingPosts } from '../../src/app/pending-posts';
 
 // The idempotency window of CreatePost (src/app/pending-posts.ts), with a clock the test moves.

@@ -1,4 +1,4 @@
-import { AppError } from '../../app/errors';
+import { AppError } from '../../model';
 import { authed, created, ok, paging, statusOk } from '../operation';
 
 export const CreateChannel = authed<'CreateChannel'>(async ({ body, session, app }) => created(await app.channels.create(body, session)));

@@ -1,4 +1,4 @@
-import { AppError } from '../../app/errors';
+import { AppError } from '../../model';
 import { authed, created, ok, paging } from '../operation';
 
 export const CreateTeam = authed<'CreateTeam'>(async ({ body, session, app }) => created(await app.teams.create(body, session)));

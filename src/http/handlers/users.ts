@@ -1,4 +1,4 @@
-import { AppError } from '../../app/errors';
+import { AppError } from '../../model';
 import { clearedCookies, sessionCookies } from '../cookies';
 import { authed, created, ok, paging, statusOk, type Handler } from '../operation';
 
@@ -9,13 +9,13 @@ const secureCookies = (app: { deps: { config: { get(): { ServiceSettings: { Site
 
 /** The token in the Token header (API clients) and in the session cookies (browsers), as Mattermost answers. */
 export const Login: Handler<'Login'> = async ({ body, app }) => {
-  const { user, token, csrfToken, expiresAt } = await app.users.login(body);
+  const { user, token, csrfToken, expiresAt } = await app.sessions.login(body);
   const cookies = sessionCookies({ token, userId: user.id, csrfToken, expiresAt, now: app.deps.now(), secure: secureCookies(app) });
   return ok(user, { headers: { Token: token, 'Set-Cookie': cookies } });
 };
 
 export const Logout: Handler<'Logout'> = async ({ token, app }) => {
-  await app.users.logout(token);
+  await app.sessions.logout(token);
   return { ...statusOk(), headers: { 'Set-Cookie': clearedCookies(secureCookies(app)) } };
 };
 
@@ -58,5 +58,5 @@ export const GetUsersByIds = authed<'GetUsersByIds'>(async ({ body, query, sessi
 export const PatchUser = authed<'PatchUser'>(async ({ path, body, session, app }) => ok(await app.users.patch(path.user_id, body, session)));
 
 export const CreateUserAccessToken = authed<'CreateUserAccessToken'>(async ({ path, body, session, app }) =>
-  ok(await app.users.createAccessToken(path.user_id, body, session)),
+  ok(await app.sessions.createAccessToken(path.user_id, body, session)),
 );

@@ -1,22 +1,22 @@
-import { AppError } from '../../app/errors';
+import { AppError } from '../../model';
 import { authed, created, ok, paging, statusOk, type Handler } from '../operation';
 
 export const CreateIncomingWebhook = authed<'CreateIncomingWebhook'>(async ({ body, session, app }) =>
-  created(await app.webhooks.create(body, session)),
+  created(await app.hooks.create(body, session)),
 );
 
 export const GetIncomingWebhooks = authed<'GetIncomingWebhooks'>(async ({ query, session, app }) =>
-  ok(await app.webhooks.list({ teamId: query.team_id || undefined, ...paging(query), includeTotal: query.include_total_count === true }, session)),
+  ok(await app.hooks.list({ teamId: query.team_id || undefined, ...paging(query), includeTotal: query.include_total_count === true }, session)),
 );
 
-export const GetIncomingWebhook = authed<'GetIncomingWebhook'>(async ({ path, session, app }) => ok(await app.webhooks.get(path.hook_id, session)));
+export const GetIncomingWebhook = authed<'GetIncomingWebhook'>(async ({ path, session, app }) => ok(await app.hooks.get(path.hook_id, session)));
 
 export const UpdateIncomingWebhook = authed<'UpdateIncomingWebhook'>(async ({ path, body, session, app }) =>
-  ok(await app.webhooks.update(path.hook_id, body, session)),
+  ok(await app.hooks.update(path.hook_id, body, session)),
 );
 
 export const DeleteIncomingWebhook = authed<'DeleteIncomingWebhook'>(async ({ path, session, app }) => {
-  await app.webhooks.delete(path.hook_id, session);
+  await app.hooks.delete(path.hook_id, session);
   return statusOk();
 });
 

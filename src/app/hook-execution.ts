@@ -1,0 +1,201 @@
+import { isValidId } from '../lib/ids';
+import { codePointLength, splitByCodePoints } from '../lib/text';
+import { AppError, POST_LIMITS, WEBHOOK_RESERVED_PROPS, type Channel, type IncomingWebhook, type Post, type UserRecord, type WebhookPayload } from '../model';
+import type { TxStores } from '../store';
+import type { HookProbe } from '../store/webhooks-store';
+import type { ChannelsService } from './channels';
+import type { Deps } from './deps';
+import type { PostsService } from './posts';
+import type { PostWriter } from './post-writer';
+import { newPost } from './records';
+import {
+  Attachment,
+  AttachmentError,
+  attachmentTexts,
+  convertAttachment,
+  convertSlackLinks,
+  convertSlackMentions,
+  normaliseAttachments,
+  referencedUserIds,
+} from './slack';
+import type { WebhookCache } from './webhook-cache';
+
+const hookNotFound = () => AppError.notFound('web.incoming_webhook.invalid.app_error', 'Invalid webhook.');
+const disabled = (id: string) => AppError.notImplemented(id, 'Incoming webhooks have been disabled by the system admin.');
+
+/** What a webhook post resolved to before it is written: the cached parts the write transaction re-checks. */
+interface Resolved {
+  hook: IncomingWebhook;
+  creator: UserRecord;
+  channel: Channel;
+}
+
+/** POST /hooks/{hook_id}: a payload becomes posts, following the webhook rules (docs/webhook-rules.md). */
+export class HookExecution {
+  constructor(
+    private readonly deps: Deps,
+    private readonly cache: WebhookCache,
+    private readonly channels: ChannelsService,
+    private readonly posts: PostsService,
+    private readonly writer: PostWriter,
+  ) {}
+
+  /**
+   * Turns a payload into posts, committed together, following PRODUCT.md's webhook rules. Resolves "ok" only after
+   * the commit. The hook, its creator and the target channel come from a cache; the write transaction re-checks
+   * them in one query and retries once from the database when anything changed underneath.
+   */
+  async execute(hookId: string, payload: WebhookPayload): Promise<void> {
+    if (!this.deps.config.get().ServiceSettings.EnableIncomingWebhooks) throw disabled('web.incoming_webhook.disabled.app_error');
+    // Keys are exactly 26 lower-case letters and digits. Anything else is no key, also where the database would
+    // compare case-insensitively (MySQL collations): the secret is matched byte for byte on every database.
+    if (!isValidId(hookId)) throw hookNotFound();
+    let attachments: Attachment[];
+    try {
+      attachments = normaliseAttachments(payload.attachments);
+    } catch (err) {
+      if (err instanceof AttachmentError) throw AppError.badRequest('web.incoming_webhook.parse.app_error', 'Unable to parse incoming data.', err.message);
+      throw err;
+    }
+    const text = payload.text ?? '';
+    if (text === '' && attachments.length === 0) throw AppError.badRequest('web.incoming_webhook.text.app_error', 'No text specified.');
+    const type = payload.type ?? '';
+    if (type.trim() !== '' && !type.startsWith('custom_')) {
+      throw AppError.badRequest('api.context.invalid_param.app_error', 'Invalid or missing post.type parameter in request body or URL. The post type must be blank or start with "custom_".');
+    }
+    if (type.length > POST_LIMITS.type) {
+      throw AppError.badRequest('api.context.invalid_param.app_error', `Invalid post.type parameter: at most ${POST_LIMITS.type} characters.`);
+    }
+    if (payload.priority && (payload.priority.priority === null || payload.priority.priority === undefined)) throw AppError.invalidParam('webhook.priority.priority');
+    for (let attempt = 0; ; attempt++) {
+      const fresh = attempt > 0;
+      const resolved = await this.resolve(hookId, payload.channel ?? '', fresh);
+      const posts = await this.buildPosts(resolved, payload, text, attachments);
+      // Through the group commit: concurrent webhook posts share one transaction, and this resolves only after it
+      // committed. The freshness check runs inside that transaction, once per hook, channel and creator.
+      const committed = await this.writer.submit({
+        channel: resolved.channel,
+        posts,
+        allowSelfMention: true,
+        markViewed: false,
+        precondition: (tx, memo) => this.stillCurrent(tx, memo, resolved),
+      });
+      if (committed) return;
+      this.cache.forgetHook(hookId);
+      // The second pass reads everything from the database, so a failing check now reports the real cause.
+      if (fresh) throw AppError.notFound('web.incoming_webhook.invalid.app_error', 'Invalid webhook.');
+    }
+  }
+
+  /** Whether what `resolve` found (possibly cached) still holds in the database, read inside the write transaction. */
+  private async stillCurrent(tx: TxStores, memo: Map<string, Promise<unknown>>, resolved: Resolved): Promise<boolean> {
+    const key = `webhook-probe/${resolved.hook.id}/${resolved.channel.id}/${resolved.creator.id}`;
+    let probe = memo.get(key) as Promise<HookProbe | undefined> | undefined;
+    if (!probe) {
+      probe = tx.webhooks.probe(resolved.hook.id, resolved.channel.id, resolved.creator.id);
+      memo.set(key, probe);
+    }
+    const p = await probe;
+    return (
+      !!p &&
+      p.hookUpdateAt === resolved.hook.update_at &&
+      p.channelUpdateAt === resolved.channel.update_at &&
+      p.channelDeleteAt === 0 &&
+      p.creatorUpdateAt === resolved.creator.update_at &&
+      p.creatorDeleteAt === 0 &&
+      (resolved.channel.type === 'O' || p.isMember)
+    );
+  }
+
+  private async resolve(hookId: string, channelName: string, fresh: boolean): Promise<Resolved> {
+    const { stores } = this.deps;
+    const hook = await this.cache.hook(hookId, fresh);
+    if (!hook) throw hookNotFound();
+    let channel: Channel | undefined;
+    const target = channelName.trim();
+    if (target.startsWith('@')) {
+      // A locked hook may post only to its own channel, and a direct channel never is that channel.
+      if (hook.channel_locked) throw lockedError(hook.channel_id);
+      const user = await stores.users.getByUsername(target.slice(1));
+      if (!user || user.delete_at !== 0) {
+        throw AppError.notFound('web.incoming_webhook.user.app_error', `Couldn't find the user ${target.slice(1)}.`);
+      }
+      channel = await this.channels.getOrCreateDirect(hook.user_id, user.id);
+    } else if (target !== '') {
+      // Channel names are lower-case; folding the input keeps SQLite (case-sensitive) and MySQL (case-insensitive
+      // collation) answering alike.
+      const name = (target.startsWith('#') ? target.slice(1) : target).toLowerCase();
+      channel = await this.cache.channelByName(hook.team_id, name, fresh);
+      if (!channel) throw AppError.notFound('web.incoming_webhook.channel.app_error', "Couldn't find the channel.");
+    } else {
+      channel = await this.cache.channel(hook.channel_id, fresh);
+      if (!channel) throw AppError.notFound('app.channel.get.existing.app_error', 'Unable to find the existing channel.');
+    }
+    if (hook.channel_locked && channel.id !== hook.channel_id) throw lockedError(channel.id);
+    if (channel.delete_at !== 0) {
+      throw AppError.badRequest('api.post.create_post.can_not_post_to_deleted.error', 'Can not post to deleted channel.');
+    }
+    const creator = await this.cache.user(hook.user_id, fresh);
+    if (!creator || creator.delete_at !== 0) throw new AppError('web.incoming_webhook.user.app_error', "Couldn't find the user who owns this webhook.", 403);
+    if (channel.type !== 'O' && !(await this.cache.isMember(channel.id, creator.id, fresh))) {
+      throw new AppError('web.incoming_webhook.permissions.app_error', `User ${creator.username} does not have appropriate permissions to channel ${channel.name}.`, 403);
+    }
+    return { hook, creator, channel };
+  }
+
+  private async buildPosts(r: Resolved, payload: WebhookPayload, rawText: string, rawAttachments: Attachment[]): Promise<Post[]> {
+    const { stores, config } = this.deps;
+    const settings = config.get().ServiceSettings;
+    const ids = referencedUserIds([rawText, ...attachmentTexts(rawAttachments)]);
+    const usernames = new Map((await stores.users.getMany(ids)).map((u) => [u.id, u.username] as const));
+    const text = convertSlackLinks(convertSlackMentions(rawText, usernames));
+    const attachments = rawAttachments.map((a) => convertAttachment(a, usernames));
+
+    const props: Record<string, unknown> = { ...(payload.props ?? {}) };
+    for (const key of WEBHOOK_RESERVED_PROPS) delete props[key];
+    props.from_webhook = 'true';
+    props.webhook_display_name = r.hook.display_name;
+    if (settings.EnablePostUsernameOverride) {
+      props.override_username = payload.username || r.hook.username || r.creator.username;
+    }
+    if (settings.EnablePostIconOverride) {
+      const iconUrl = payload.icon_url || r.hook.icon_url;
+      if (iconUrl) props.override_icon_url = iconUrl;
+      const emoji = (payload.icon_emoji ?? '').replace(/^:|:$/g, '');
+      if (emoji) props.override_icon_emoji = emoji;
+    }
+    const lastProps = attachments.length > 0 ? { ...props, attachments } : props;
+    if (codePointLength(JSON.stringify(lastProps)) > POST_LIMITS.propsRunes) {
+      throw AppError.badRequest('web.incoming_webhook.split_props_length.app_error', `Unable to split webhook props into ${POST_LIMITS.propsRunes} character parts.`);
+    }
+    const type = attachments.length > 0 ? 'slack_attachment' : (payload.type ?? '').trim();
+    const rootId = payload.root_id ?? '';
+    if (rootId) await this.posts.checkRoot(rootId, r.channel.id);
+    if (payload.priority && rootId) {
+      throw AppError.badRequest('api.post.create_post.post_priority.reply_not_allowed', 'Post priority can only be set on root posts.');
+    }
+    const parts = splitByCodePoints(text, POST_LIMITS.messageRunes);
+    const now = this.deps.now();
+    return parts.map((message, i) =>
+      newPost(
+        {
+          user_id: r.creator.id,
+          channel_id: r.channel.id,
+          message,
+          type,
+          root_id: rootId,
+          props: i === parts.length - 1 ? lastProps : { ...props },
+          // Consecutive create times keep the parts in order on every client and cursor.
+          create_at: now + i,
+          update_at: now + i,
+          metadata: i === 0 && payload.priority ? { priority: { priority: payload.priority.priority ?? '', requested_ack: payload.priority.requested_ack ?? false } } : {},
+        },
+        now,
+      ),
+    );
+  }
+}
+
+function lockedError(channelId: string): AppError {
+  return new AppError('web.incoming_webhook.channel_locked.app_error', `This webhook is not permitted to post to the requested channel ${channelId}.`, 403);
+}

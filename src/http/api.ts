@@ -1,0 +1,168 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { App } from '../app';
+import { AppError, type Session } from '../model';
+import { csrfError, findToken, passesCsrfCheck } from './auth';
+import { parseJsonBody, readBody } from './body';
+import { handlers } from './handlers';
+import type { Handler, Input, OperationId, Reply } from './operation';
+import { RouteTable, type Route, type Spec } from './route-table';
+import { Validators, invalidParams } from './validation';
+import { errorBody, writeError, writeJson } from './writer';
+
+export interface ApiOptions {
+  /** The bundled spec (generated/openapi.json). */
+  spec: Record<string, unknown>;
+  /** Check every answer against the spec too (on under NODE_ENV=test: every API test is a contract test). */
+  validateResponses: boolean;
+  /** Check requests against the spec (default on; see requestValidationEnabled). */
+  validateRequests: boolean;
+}
+
+/**
+ * PARLEY_VALIDATE_REQUESTS=false turns request validation off, for API requests and webhook payloads alike. It is a
+ * benchmarking switch (`npm run bench` measures what validation costs), not a production setting: without it,
+ * malformed input reaches the handlers unchecked (query parameters are still converted to their types).
+ */
+export function requestValidationEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return (env.PARLEY_VALIDATE_REQUESTS ?? '').trim().toLowerCase() !== 'false';
+}
+
+const notFound = () => AppError.notFound('api.context.404.app_error', 'Sorry, we could not find the page.');
+const methodNotAllowed = () => new AppError('api.context.405.app_error', 'Method not allowed.', 405);
+const BODILESS = new Set(['GET', 'HEAD']);
+
+function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0].trim().toLowerCase();
+}
+
+function queryObject(search: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (search === '') return out;
+  for (const [key, value] of new URLSearchParams(search)) {
+    const seen = out[key];
+    out[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return out;
+}
+
+/** Without validation nothing converts query strings, so the few typed parameters are converted here. */
+function coerceQuery(query: Record<string, unknown>, route: Route): void {
+  for (const p of route.parameters) {
+    if (p.in !== 'query' || typeof query[p.name] !== 'string') continue;
+    const value = query[p.name] as string;
+    const type = p.schema?.type;
+    if ((type === 'integer' || type === 'number') && value.trim() !== '' && Number.isFinite(Number(value))) query[p.name] = Number(value);
+    else if (type === 'boolean' && (value === 'true' || value === 'false')) query[p.name] = value === 'true';
+  }
+}
+
+/**
+ * The API's one request stage: the route (compiled from the spec once) → the session (the spec's `security` decides
+ * the 401) → the parameters and body, checked by validators compiled from the spec → the operation's handler → one
+ * writer. Each request is matched to its operation once, and no library sits between the socket and the handler.
+ */
+export function createApi(app: App, options: ApiOptions): (req: IncomingMessage, res: ServerResponse, requestId: string) => Promise<void> {
+  const spec = options.spec as unknown as Spec;
+  const table = new RouteTable(spec);
+  const validators = new Validators(spec, table.routes);
+  const byOperation = handlers as unknown as Record<string, Handler<OperationId>>;
+  for (const route of table.routes) {
+    const handler = byOperation[route.operationId];
+    if (!handler) throw new Error(`no handler for operation ${route.operationId}`);
+    if ((handler.needsSession === true) !== route.needsSession) {
+      throw new Error(`${route.operationId}: the spec says a session is ${route.needsSession ? '' : 'not '}required, its handler the opposite`);
+    }
+  }
+  const developer = () => app.deps.config.get().ServiceSettings.EnableDeveloper || options.validateResponses;
+
+  const run = async (req: IncomingMessage, res: ServerResponse, route: Route, params: Record<string, string>, search: string): Promise<void> => {
+    const method = req.method as string;
+    // The session, and a 401 where the spec requires one, before the body is read or checked (as Mattermost): a
+    // caller without a session learns nothing about the operation, not even what its body should look like.
+    const found = findToken(req);
+    const session: Session | null = found ? ((await app.sessions.authenticate(found.token)) ?? null) : null;
+    if (!session && route.needsSession) throw AppError.unauthorized();
+    if (session && found && !passesCsrfCheck(req, session, found.fromCookie)) throw csrfError();
+    // `me` stands for the caller's id wherever a {user_id} appears (as in Mattermost).
+    if (params.user_id === 'me' && session) params.user_id = session.userId;
+
+    const check = validators.for(route.operationId);
+    const query = queryObject(search);
+    if (options.validateRequests) {
+      const problem = check.params(params, query);
+      if (problem) throw problem;
+    } else coerceQuery(query, route);
+
+    let body: unknown;
+    if (!BODILESS.has(method)) {
+      // Read with the live MaximumPayloadSizeBytes (a PatchConfig applies to the next request), also where the
+      // operation takes no body: the limit holds for every request.
+      const raw = await readBody(req, app.deps.config.get().ServiceSettings.MaximumPayloadSizeBytes);
+      if (raw.length > 0 && check.bodyTypes.length > 0) {
+        const type = mediaType(req.headers['content-type']);
+        // JSON only, and only when it says so (or says nothing): a cross-site form (text/plain, urlencoded,
+        // multipart) can carry a browser's cookies but never makes a JSON request without a preflight.
+        if (type !== '' && type !== 'application/json' && !type.endsWith('+json')) {
+          throw new AppError('api.context.invalid_body_param.app_error', `Unsupported request content type "${type}": send application/json.`, 415);
+        }
+        body = parseJsonBody(raw);
+      }
+    }
+    if (body === undefined && check.bodyRequired) throw AppError.badRequest('api.context.invalid_body_param.app_error', 'The request body is missing.');
+    if (body !== undefined && check.body && options.validateRequests) {
+      const problem = check.body(body);
+      if (problem) throw problem;
+    }
+
+    const input: Input<OperationId> = {
+      path: params as never,
+      query: query as never,
+      body: body as never,
+      headers: req.headers,
+      request: req,
+      token: found?.token ?? null,
+      session,
+      app,
+    };
+    const reply: Reply = await byOperation[route.operationId](input);
+    for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+    if (reply.etag) {
+      res.setHeader('ETag', reply.etag);
+      if (reply.status === 304 || req.headers['if-none-match'] === reply.etag) {
+        res.statusCode = 304;
+        res.end();
+        return;
+      }
+    }
+    if (options.validateResponses) {
+      const problem = check.response(reply.status, reply.body);
+      if (problem) throw new AppError('api.context.response_invalid.app_error', 'The response does not match the API specification.', 500, problem);
+    }
+    writeJson(res, reply.status, reply.body);
+  };
+
+  return async (req, res, requestId) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const search = q < 0 ? '' : url.slice(q + 1);
+    if (req.method === 'GET') res.setHeader('Expires', '0');
+    const match = table.match(req.method ?? 'GET', path);
+    try {
+      if ('error' in match) throw match.error === 405 ? methodNotAllowed() : notFound();
+      await run(req, res, match.route, match.params, search);
+    } catch (err) {
+      writeError(res, options.validateResponses && 'route' in match ? undeclared(match.route, err) ?? err : err, requestId, developer());
+    }
+  };
+}
+
+/** Under test, an error status the operation does not declare is a contract violation, answered as one (500). */
+function undeclared(route: Route, err: unknown): AppError | undefined {
+  const status = errorBody(err, '', false).status_code;
+  if (Object.hasOwn(route.operation.responses ?? {}, String(status))) return undefined;
+  return new AppError('api.context.response_invalid.app_error', 'The response does not match the API specification.', 500, `${route.operationId} answered ${status}, which its spec does not declare: ${err instanceof Error ? err.message : String(err)}`);
+}
+
+
+export { invalidParams };

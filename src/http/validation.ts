@@ -1,0 +1,100 @@
+// Request and response validators, compiled once per operation from the spec (the only source of the rules).
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { AppError } from '../model/app-error';
+import type { Route, Spec, SpecParameter } from './route-table';
+
+export interface OperationValidators {
+  /** Checks and coerces (query strings to numbers and booleans) the path and query parameters in place. */
+  params(path: Record<string, unknown>, query: Record<string, unknown>): AppError | undefined;
+  /** Checks a JSON body as sent: no coercion ("123" is not a number), unknown fields allowed where the spec does. */
+  body?: (body: unknown) => AppError | undefined;
+  /** Request body media types the operation takes (lower-case, without parameters). */
+  bodyTypes: string[];
+  bodyRequired: boolean;
+  /** Response schemas by status code (tests validate every answer against them). */
+  response(status: number, body: unknown): string | undefined;
+}
+
+// OpenAPI's int64 is a size hint to JSON Schema validators; here it means a whole number JavaScript holds exactly
+// (a larger one would reach the database as a float or be refused there: a 500 on MySQL).
+const formats = { int64: { type: 'number' as const, validate: (v: number) => Number.isSafeInteger(v) }, int32: { type: 'number' as const, validate: (v: number) => Number.isInteger(v) && Math.abs(v) <= 2 ** 31 } };
+
+function newAjv(coerceTypes: boolean, spec: Spec): Ajv {
+  const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes, formats });
+  ajv.addSchema({ $id: 'spec', components: spec.components ?? {} });
+  return ajv;
+}
+
+/** `#/components/...` references, made to point into the schema registered as "spec". */
+function rebase(schema: unknown): unknown {
+  return JSON.parse(JSON.stringify(schema ?? {}).replace(/"\$ref":"#\//g, '"$ref":"spec#/'));
+}
+
+function describe(where: string, errors: ErrorObject[] | null | undefined): string {
+  return (errors ?? [])
+    .map((e) => {
+      const at = `${where}${e.instancePath}`;
+      const extra = e.keyword === 'additionalProperties' ? ` (${(e.params as { additionalProperty?: string }).additionalProperty})` : '';
+      return `${at} ${e.message ?? 'is invalid'}${extra}`;
+    })
+    .join('; ');
+}
+
+export function invalidParams(detail: string): AppError {
+  return new AppError('api.context.invalid_param.app_error', `Invalid or missing parameters: ${detail}`.slice(0, 500), 400, detail);
+}
+
+function paramsSchema(parameters: SpecParameter[], location: 'path' | 'query'): Record<string, unknown> {
+  const own = parameters.filter((p) => p.in === location);
+  return {
+    type: 'object',
+    properties: Object.fromEntries(own.map((p) => [p.name, rebase(p.schema ?? {})])),
+    required: own.filter((p) => p.required || location === 'path').map((p) => p.name),
+  };
+}
+
+/** Compiles every operation's validators once, at start-up. */
+export class Validators {
+  private readonly strict: Ajv;
+  private readonly coercing: Ajv;
+  private readonly byOperation = new Map<string, OperationValidators>();
+
+  constructor(private readonly spec: Spec, routes: Route[]) {
+    this.strict = newAjv(false, spec);
+    this.coercing = newAjv(true, spec);
+    for (const route of routes) this.byOperation.set(route.operationId, this.compile(route));
+  }
+
+  for(operationId: string): OperationValidators {
+    return this.byOperation.get(operationId) as OperationValidators;
+  }
+
+  private compile(route: Route): OperationValidators {
+    const path = this.coercing.compile(paramsSchema(route.parameters, 'path'));
+    const query = this.coercing.compile(paramsSchema(route.parameters, 'query'));
+    const content = route.operation.requestBody?.content ?? {};
+    const json = content['application/json'];
+    const body = json ? this.strict.compile(rebase(json.schema) as object) : undefined;
+    const responses = new Map<number, ValidateFunction>();
+    for (const [code, response] of Object.entries(route.operation.responses ?? {})) {
+      const resolved = '$ref' in response ? (this.spec.components?.responses?.[response.$ref.split('/').pop() as string] as { content?: Record<string, { schema?: unknown }> }) : response;
+      const schema = resolved?.content?.['application/json']?.schema;
+      if (schema && /^\d{3}$/.test(code)) responses.set(Number(code), this.strict.compile(rebase(schema) as object));
+    }
+    return {
+      params: (p, q) => {
+        if (!path(p)) return invalidParams(describe('path', path.errors));
+        if (!query(q)) return invalidParams(describe('query', query.errors));
+        return undefined;
+      },
+      body: body && ((value) => (body(value) ? undefined : invalidParams(describe('body', body.errors)))),
+      bodyTypes: Object.keys(content).map((t) => t.toLowerCase()),
+      bodyRequired: route.operation.requestBody?.required === true,
+      response: (status, value) => {
+        const validate = responses.get(status);
+        if (!validate) return responses.size > 0 && value !== undefined ? `no JSON response is declared for status ${status}` : undefined;
+        return validate(value) ? undefined : describe('response', validate.errors);
+      },
+    };
+  }
+}

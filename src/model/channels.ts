@@ -1,0 +1,10 @@
+import type { StringMap } from './users';
+import type { Complete, RequestBody, Schemas } from './wire';
+
+export type ChannelType = 'O' | 'P' | 'D' | 'G';
+
+export type Channel = Complete<Omit<Schemas['Channel'], 'type' | 'props'>> & { type: ChannelType; props: Record<string, unknown> | null };
+
+export type ChannelMember = Complete<Omit<Schemas['ChannelMember'], 'notify_props'>> & { notify_props: StringMap };
+
+export type CreateChannelInput = RequestBody<'CreateChannel'>;

@@ -1,0 +1,12 @@
+// The domain: types shared by the app and the store, derived from the spec where they are wire types, and the
+// named limits. Imports nothing of the project but generated/ (the bottom layer).
+export * from './app-error';
+export * from './channels';
+export * from './limits';
+export * from './posts';
+export * from './props';
+export * from './store-errors';
+export * from './teams';
+export * from './users';
+export * from './webhooks';
+export type { RequestBody, Schemas } from './wire';

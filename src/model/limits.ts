@@ -1,0 +1,62 @@
+// The size limits of stored fields, named once. The app checks them before writing, the migrations size the columns
+// with them, and test/contract/spec-rules.test.ts checks the spec's maxLength values against them. Raising one needs a
+// new migration that widens its column (MySQL refuses what a column cannot hold; SQLite stores anything).
+// Lengths are in Unicode code points ("runes", as Mattermost counts) unless the name says bytes.
+
+export const POST_LIMITS = {
+  /** Mattermost's PostMessageMaxRunesV2; a longer webhook message is split into several posts. */
+  messageRunes: 16383,
+  /** Props serialised as JSON (Mattermost's PostPropsMaxUserRunes). */
+  propsRunes: 760000,
+  /** Column width of a post's type; Mattermost's own types are all shorter. */
+  type: 64,
+  /** The apps send "<user id>:<ms>", 40 characters. */
+  pendingPostId: 64,
+  hashtags: 1000,
+} as const;
+
+export const USER_LIMITS = {
+  username: 64,
+  email: 128,
+  nickname: 64,
+  firstName: 64,
+  lastName: 64,
+  position: 128,
+  locale: 5,
+  /** The timezone map as JSON. */
+  timezoneChars: 256,
+  passwordMinChars: 8,
+  /** Mattermost's bound: bcrypt's input limit, kept for every hash. */
+  passwordMaxBytes: 72,
+  /** props and notify_props are each stored as JSON in a TEXT column: 65535 bytes on MySQL and MariaDB. */
+  mapBytes: 65535,
+  roles: 256,
+} as const;
+
+export const TEAM_LIMITS = {
+  nameMin: 2,
+  name: 64,
+  displayName: 64,
+  description: 255,
+  companyName: 64,
+  email: 128,
+  allowedDomains: 500,
+} as const;
+
+export const CHANNEL_LIMITS = {
+  name: 64,
+  displayName: 64,
+  header: 1024,
+  purpose: 250,
+} as const;
+
+export const HOOK_LIMITS = {
+  displayNameBytes: 64,
+  descriptionBytes: 500,
+  iconUrlBytes: 1024,
+  username: 64,
+} as const;
+
+export const TOKEN_LIMITS = {
+  description: 255,
+} as const;

@@ -1,0 +1,21 @@
+import type { Complete, RequestBody, Schemas } from './wire';
+
+export type PostMetadata = Schemas['PostMetadata'] & Record<string, unknown>;
+
+/** A post as stored and served; `has_reactions` is left out until reactions exist. */
+export type Post = Complete<Omit<Schemas['Post'], 'props' | 'file_ids' | 'metadata'>, 'has_reactions'> & {
+  props: Record<string, unknown>;
+  file_ids: string[];
+  metadata: PostMetadata;
+};
+
+export interface PostList {
+  order: string[];
+  posts: Record<string, Post>;
+  next_post_id: string;
+  prev_post_id: string;
+  has_next: boolean;
+}
+
+export type CreatePostInput = RequestBody<'CreatePost'>;
+export type PostPatch = RequestBody<'PatchPost'>;

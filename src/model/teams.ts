@@ -1,0 +1,9 @@
+import type { Complete, RequestBody, Schemas } from './wire';
+
+export type TeamType = 'O' | 'I';
+
+export type Team = Complete<Omit<Schemas['Team'], 'type'>, 'last_team_icon_update' | 'cloud_limits_archived'> & { type: TeamType };
+
+export type TeamMember = Complete<Schemas['TeamMember']>;
+
+export type CreateTeamInput = RequestBody<'CreateTeam'>;

@@ -1,0 +1,30 @@
+import type { Complete, RequestBody, Schemas } from './wire';
+
+export type StringMap = Record<string, string>;
+
+/** A user as the API shows it (every field present; terms of service are not tracked). */
+export type User = Complete<Schemas['User'], 'terms_of_service_id' | 'terms_of_service_create_at'> & {
+  props: StringMap;
+  notify_props: StringMap;
+  timezone: StringMap;
+};
+
+/** A user as stored: the API never sees `password` (a slow hash). */
+export interface UserRecord extends User {
+  password: string;
+}
+
+export type CreateUserInput = RequestBody<'CreateUser'>;
+export type UserPatch = RequestBody<'PatchUser'>;
+
+export interface Session {
+  id: string;
+  userId: string;
+  roles: string;
+  isAccessToken: boolean;
+  /** What a browser session (cookie authentication) must send back in X-CSRF-Token; '' for access tokens. */
+  csrfToken: string;
+}
+
+/** An access token as stored and listed; the token itself is shown once, when it is created. */
+export type UserAccessToken = Omit<Schemas['UserAccessToken'], 'token' | 'expires_at'> & { token?: string; expires_at: number };
