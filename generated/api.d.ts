@@ -250,7 +250,14 @@ export interface paths {
         get: operations["GetUser"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Deactivate a user
+         * @description Deactivates the user, as UpdateUserActive with active=false: every session ends and every access token is
+         *     deleted at once. The account stays (its posts keep their author).
+         *
+         *     Permissions: the user themselves, or edit_other_users
+         */
+        delete: operations["DeleteUser"];
         options?: never;
         head?: never;
         patch?: never;
@@ -267,7 +274,8 @@ export interface paths {
         /**
          * Change some fields of a user
          * @description Updates only the fields present in the body and returns the updated user. Username and e-mail are checked
-         *     and lower-cased as on creation.
+         *     and lower-cased as on creation. Changing your own e-mail address takes your password in `password` (400 without
+         *     it; 401 `api.user.check_user_password.invalid.app_error` when wrong, which counts as a failed login).
          *
          *     Permissions: the user themselves, or edit_other_users
          */
@@ -286,7 +294,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List a user's access tokens
+         * @description The user's personal access tokens, without their secrets.
+         *
+         *     Permissions: read_user_access_token, and for another user also edit_other_users
+         */
+        get: operations["GetUserAccessTokensForUser"];
         put?: never;
         /**
          * Create a personal access token
@@ -296,6 +310,211 @@ export interface paths {
          *     Permissions: create_user_access_token; for another user also edit_other_users
          */
         post: operations["CreateUserAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a password
+         * @description Sets a new password. A user changing their own must give the current one (400
+         *     api.user.update_password.incorrect.app_error when wrong; a wrong guess counts towards MaximumLoginAttempts). A
+         *     system admin may set another user's without it, which also unlocks an account locked by failed logins. Every
+         *     other session of the user is revoked; the caller's own is kept.
+         *
+         *     Permissions: the user themselves, or manage_system
+         */
+        put: operations["UpdatePassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Deactivate or reactivate a user
+         * @description Deactivating ends every session and deletes every access token of the user at once; they cannot log in until
+         *     reactivated. Reactivating restores login (not the old tokens).
+         *
+         *     Permissions: manage_system; a user may deactivate themselves
+         */
+        put: operations["UpdateUserActive"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's sessions
+         * @description The user's login sessions, most recently used first. Tokens are never shown. Personal access tokens are listed
+         *     by GetUserAccessTokensForUser.
+         *
+         *     Permissions: the user themselves, or edit_other_users
+         */
+        get: operations["GetSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/sessions/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke one session
+         * @description Ends one login session of the user at once: its token stops working on the next request and its WebSocket
+         *     connections are closed.
+         *
+         *     Permissions: the user themselves, or edit_other_users
+         */
+        post: operations["RevokeSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/sessions/revoke/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke every session of a user
+         * @description Ends every login session of the user at once, the caller's own included when it is theirs.
+         *
+         *     Permissions: the user themselves, or edit_other_users
+         */
+        post: operations["RevokeAllSessionsForUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an access token
+         * @description An access token's record, without the secret.
+         *
+         *     Permissions: read_user_access_token, and for another user's token also edit_other_users
+         */
+        get: operations["GetUserAccessToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/tokens/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an access token
+         * @description Deletes the token: it stops working at once and can never work again, whatever later changes to
+         *     EnableUserAccessTokens.
+         *
+         *     Permissions: revoke_user_access_token, and for another user's token also edit_other_users
+         */
+        post: operations["RevokeUserAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/tokens/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable an access token
+         * @description Keeps the token but stops it from working until it is enabled again.
+         *
+         *     Permissions: revoke_user_access_token, and for another user's token also edit_other_users
+         */
+        post: operations["DisableUserAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/tokens/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable an access token
+         * @description Lets a disabled token work again.
+         *
+         *     Permissions: create_user_access_token, and for another user's token also edit_other_users
+         */
+        post: operations["EnableUserAccessToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -340,7 +559,8 @@ export interface paths {
         };
         /**
          * Get a team by name
-         * @description Returns the team with this URL name.
+         * @description Returns the team with this URL name. An invite-only team the caller is not on is answered exactly as a team
+         *     that does not exist (404), so names cannot be probed.
          *
          *     Permissions: view_team (members, and anyone for an open team)
          */
@@ -614,7 +834,9 @@ export interface paths {
         /**
          * Get a channel by team and name
          * @description Returns the channel with this URL name in the team. Archived channels are found only with
-         *     `include_deleted=true`.
+         *     `include_deleted=true`. A private channel the caller cannot read is answered exactly as a channel that does not
+         *     exist (404 `app.channel.get_by_name.missing.app_error`), so names cannot be probed; a public channel of a team the
+         *     caller is not on is 403.
          *
          *     Permissions: read_channel (members of the channel; any team member for a public channel)
          */
@@ -871,7 +1093,7 @@ export interface paths {
          *     1. By Content-Type. `application/json`: the body is the payload. `application/x-www-form-urlencoded`: the
          *        payload is the JSON text in the form field `payload` (other fields are ignored). `multipart/form-data`:
          *        either a `payload` part holding the JSON text, or separate parts named after the payload fields (`text`,
-         *        `username`, `channel`, `icon_url`, `icon_emoji`, `type`). The media type is matched without regard to
+         *        `username`, `channel`, `icon_url`, `icon_emoji`, `type`, `root_id`). The media type is matched without regard to
          *        letter case and its parameters (such as `charset`) are ignored; a Content-Type header that cannot be parsed
          *        is rejected with 400.
          *     2. Without a Content-Type header, a body beginning with `payload=` is treated as form-encoded (the rest,
@@ -883,7 +1105,16 @@ export interface paths {
          *     Whatever the encoding, the decoded object must satisfy IncomingWebhookPayload. Archived channels cannot be
          *     posted to. Text longer than 16383 Unicode
          *     code points becomes several consecutive posts, committed together. `ok` is answered only once the posts are
-         *     stored.
+         *     stored, with the ids of the posts made in `X-Post-Ids`.
+         *
+         *     **Exactly once.** Send an `Idempotency-Key` header (any printable ASCII string of at most 255 characters, such as
+         *     a UUID or a build id) and retry with the same key after a timeout or a 5xx: the first request with a key posts,
+         *     and any repeat with that key to the same hook within 24 hours gets the first answer again (`ok` and the same
+         *     `X-Post-Ids`) and posts nothing, also after a server restart and on another server process. A repeat sent while
+         *     the first is still being written waits for it. A request that failed stored nothing, so its retry posts.
+         *
+         *     **Rate limit.** Each hook may post `RateLimitSettings.WebhookPerSec` times per second (default 10) with bursts of
+         *     `WebhookMaxBurst` (default 100); past that the answer is 429 with `Retry-After` (seconds) and nothing is posted.
          *
          *     Permissions: none (the hook key is the secret); the hook's creator must be allowed to post to the target channel
          */
@@ -1085,7 +1316,7 @@ export interface components {
             /** @description Settings of the HTTP service and of integrations. */
             ServiceSettings?: {
                 /**
-                 * @description Public URL users reach the server at, without a trailing slash. A patch that clears a non-empty value is rejected with 400.
+                 * @description Public URL users reach the server at, without a trailing slash: empty, or an http:// or https:// URL (400 otherwise). A patch that clears a non-empty value is rejected with 400.
                  * @example https://chat.example.com
                  */
                 SiteURL?: string;
@@ -1109,6 +1340,12 @@ export interface components {
                 MaximumPayloadSizeBytes?: number;
                 /** @description When true, error responses include detailed_error (default false). */
                 EnableDeveloper?: boolean;
+                /** @description Failed logins (wrong password) after which an account is locked (default 10): every further login is refused with 401 `api.user.check_user_login_attempts.too_many.app_error` until a system admin sets a new password or the user changes theirs. A successful login resets the count. */
+                MaximumLoginAttempts?: number;
+                /** @description How long a login session lasts, in hours (default 720, 30 days). */
+                SessionLengthWebInHours?: number;
+                /** @description When true, a cookie-authenticated request that changes something must carry the session's CSRF token in `X-CSRF-Token`; `X-Requested-With: XMLHttpRequest` alone no longer passes (default false, as Mattermost). */
+                ExperimentalStrictCSRFEnforcement?: boolean;
             };
             /** @description Settings of teams and sign-up. */
             TeamSettings?: {
@@ -1140,6 +1377,34 @@ export interface components {
                 ShowEmailAddress?: boolean;
                 /** @description Whether users see other users' first and last names (default true). */
                 ShowFullName?: boolean;
+            };
+            /** @description Request rate limits (GCRA, like Mattermost's). The API limit is off by default; the per-webhook limit is on. With ClusterSettings enabled the limits are shared by every process through Redis; otherwise each process counts alone. */
+            RateLimitSettings?: {
+                /** @description Limit every request (default false). Limited responses carry X-RateLimit-Limit, -Remaining and -Reset. */
+                Enable?: boolean;
+                /** @description Sustained requests per second per key (default 10). */
+                PerSec?: number;
+                /** @description Requests allowed at once beyond the sustained rate (default 100). */
+                MaxBurst?: number;
+                /** @description Keys remembered per process (default 10000); the least recently seen are forgotten first. */
+                MemoryStoreSize?: number;
+                /** @description Key requests by the client's address (default true). */
+                VaryByRemoteAddr?: boolean;
+                /** @description Key requests by their session token, falling back to the address (default false). */
+                VaryByUser?: boolean;
+                /** @description Also key requests by this header's value, e.g. X-Forwarded-For behind a proxy (default empty). */
+                VaryByHeader?: string;
+                /** @description Posts per second each incoming webhook may make (default 10; 0 turns the limit off). */
+                WebhookPerSec?: number;
+                /** @description Requests a webhook may make at once beyond WebhookPerSec (default 100). */
+                WebhookMaxBurst?: number;
+            };
+            /** @description Running several processes on one MySQL/MariaDB database; read at start-up. */
+            ClusterSettings?: {
+                /** @description Share real-time events and rate limits between processes through Redis (default false). */
+                Enable?: boolean;
+                /** @description The Redis server, e.g. `redis://127.0.0.1:6379` (required when Enable is true). */
+                RedisURL?: string;
             };
         };
         /** @description An incoming webhook. Its `id` is the secret key of the URL `/hooks/{id}`; anyone holding it can post as the hook's creator. */
@@ -1580,12 +1845,12 @@ export interface components {
              */
             terms_of_service_create_at?: number;
         };
-        /** @description A personal access token. It authenticates exactly like a session token (`Authorization: Bearer <token>`) and stays valid until revoked or until expires_at. The secret `token` is returned only once, on creation. */
+        /** @description A personal access token. It authenticates exactly like a session token (`Authorization: Bearer <token>`) and stays valid until revoked or until expires_at. The secret `token` is returned only once, on creation; listed tokens have no `token`. */
         UserAccessToken: {
             /** @description Id of the token record (not the secret). */
             id: string;
-            /** @description The secret token value. Store it; it cannot be retrieved again. */
-            token: string;
+            /** @description The secret token value, only in CreateUserAccessToken's answer. Store it; it cannot be retrieved again. */
+            token?: string;
             /** @description Id of the user the token acts as. */
             user_id: string;
             /** @description Description given when the token was created. */
@@ -1597,6 +1862,46 @@ export interface components {
              * @description Expiry time in epoch milliseconds; 0 means the token does not expire.
              */
             expires_at?: number;
+        };
+        /** @description A login session, as listed by GetSessions. The token is never shown (only its digest is stored); `props` holds client details when known. */
+        Session: {
+            /** @description Id of the session (what RevokeSession takes), not its token. */
+            id: string;
+            /** @description Always empty. */
+            token: string;
+            /**
+             * Format: int64
+             * @description When the session was opened (login), epoch milliseconds.
+             */
+            create_at: number;
+            /**
+             * Format: int64
+             * @description When the session ends unless revoked earlier, epoch milliseconds.
+             */
+            expires_at: number;
+            /**
+             * Format: int64
+             * @description When the session was last used, epoch milliseconds (recorded at most once a minute).
+             */
+            last_activity_at: number;
+            /** @description Id of the session's user. */
+            user_id: string;
+            /** @description Mobile device id given at login, if any. */
+            device_id: string;
+            /** @description The user's system roles, space-separated. */
+            roles: string;
+            /** @description Always false (Parley has no OAuth logins). */
+            is_oauth: boolean;
+            /** @description Always false. */
+            expired_notify: boolean;
+            /** @description Client details (platform, os, browser) when known. */
+            props: {
+                [key: string]: string;
+            };
+            /** @description Always empty (kept for Mattermost's shape). */
+            team_members: components["schemas"]["TeamMember"][];
+            /** @description Always false. */
+            local: boolean;
         };
     };
     responses: {
@@ -1688,7 +1993,7 @@ export interface components {
                 "application/json": components["schemas"]["AppError"];
             };
         };
-        /** @description Too many requests: the caller exceeded its rate limit. Wait for the number of seconds in Retry-After before sending again. */
+        /** @description Too many requests (api.context.rate_limit.app_error): with RateLimitSettings.Enable on, the caller exceeded its rate limit. Wait for the number of seconds in Retry-After before sending again. While the limit is on, every response also carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the full allowance is back). */
         TooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -1794,6 +2099,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
             /** @description The server is unhealthy and the request asked for REST semantics (`use_rest_semantics=true`): the body is the same status report with `status` set to `UNHEALTHY`. */
             500: {
                 headers: {
@@ -1826,6 +2132,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1866,6 +2173,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1892,6 +2200,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1946,6 +2255,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2021,6 +2331,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2079,6 +2390,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2104,6 +2416,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2137,6 +2450,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2166,6 +2480,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2200,6 +2515,37 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    DeleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deactivated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2219,6 +2565,8 @@ export interface operations {
                 "application/json": {
                     /** @description New e-mail address. */
                     email?: string;
+                    /** @description Your current password; required to change your own e-mail address, ignored otherwise. */
+                    password?: string;
                     /** @description New username; same rules as on creation. */
                     username?: string;
                     /** @description New given name. */
@@ -2262,6 +2610,41 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetUserAccessTokensForUser: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Number of items per page. Values above 200 are silently reduced to 200, as Mattermost does; 0 returns an empty page. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserAccessToken"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2310,8 +2693,354 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    UpdatePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "current_password": "Passw0rd!",
+                 *       "new_password": "An0ther-passw0rd"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The current password; required when changing your own. */
+                    current_password?: string;
+                    /** @description The new password, 8 to 72 bytes. */
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    UpdateUserActive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "active": false
+                 *     }
+                 */
+                "application/json": {
+                    /** @description false to deactivate, true to reactivate. */
+                    active: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    RevokeSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "session_id": "8xbq1w6k3bf5fkkzg3xe4x1y7h"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Id of the session (from GetSessions), not its token. */
+                    session_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    RevokeAllSessionsForUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetUserAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the access token record (not the secret). */
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserAccessToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    RevokeUserAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token_id": "3mz7wiw3ufb5uyiexoxtsad5qc"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Id of the access token record. */
+                    token_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    DisableUserAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token_id": "3mz7wiw3ufb5uyiexoxtsad5qc"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Id of the access token record. */
+                    token_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Disabled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    EnableUserAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token_id": "3mz7wiw3ufb5uyiexoxtsad5qc"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Id of the access token record. */
+                    token_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Enabled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2347,6 +3076,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2405,6 +3135,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2434,6 +3165,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2468,6 +3200,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2506,6 +3239,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2552,6 +3286,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2581,6 +3316,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2639,6 +3375,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2677,6 +3414,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2711,6 +3449,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2745,6 +3484,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2796,6 +3536,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2827,6 +3568,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2858,6 +3600,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2906,6 +3649,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2940,6 +3684,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2974,6 +3719,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3010,6 +3756,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3072,6 +3819,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3106,6 +3854,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3135,6 +3884,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3191,6 +3941,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3239,6 +3990,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3292,6 +4044,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3326,6 +4079,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3384,6 +4138,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3414,6 +4169,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3484,6 +4240,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3514,6 +4271,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3522,7 +4280,10 @@ export interface operations {
     ExecuteIncomingWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry: a repeat with the same key to the same hook within 24 hours posts nothing and gets the first answer. 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The secret key of the incoming webhook (its id). Only ASCII letters and digits match the route, as in Mattermost; a key that matches but belongs to no active hook gets 404. */
                 hook_id: components["parameters"]["HookKeyPath"];
@@ -3564,6 +4325,8 @@ export interface operations {
                     icon_emoji?: string;
                     /** @description Post type; empty or starting with `custom_`, at most 64 characters. */
                     type?: string;
+                    /** @description Id of a root post of the target channel, to post as a reply in its thread. */
+                    root_id?: string;
                 };
             };
         };
@@ -3571,6 +4334,8 @@ export interface operations {
             /** @description The post (or all parts of a split post) has been stored. */
             200: {
                 headers: {
+                    /** @description The ids of the posts this request made, comma-separated, in order (one per part of a split message); for a replayed Idempotency-Key, those of the first request. */
+                    "X-Post-Ids"?: string;
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-Version-Id": components["headers"]["XVersionId"];
                     [name: string]: unknown;
@@ -3580,7 +4345,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description The request cannot be used. Error ids: web.incoming_webhook.media_type.app_error (the Content-Type header cannot be parsed, or a JSON body starts with payload=); web.incoming_webhook.parse.app_error (the body or the payload field is missing or is not valid JSON, or a form-encoded body has no payload field); web.incoming_webhook.text.app_error (no text and no attachments); web.incoming_webhook.split_props_length.app_error (props too large to store); api.context.invalid_param.app_error (a field breaks a rule of IncomingWebhookPayload, such as a type not starting with custom_); api.post.create_post.can_not_post_to_deleted.error (the target channel is archived); api.post.create_post.root_id.app_error (root_id is not a root post of the target channel); api.post.create_post.post_priority.reply_not_allowed (priority on a reply). */
+            /** @description The request cannot be used. Error ids: web.incoming_webhook.media_type.app_error (the Content-Type header cannot be parsed, or a JSON body starts with payload=); web.incoming_webhook.parse.app_error (the body or the payload field is missing or is not valid JSON, or a form-encoded body has no payload field); web.incoming_webhook.text.app_error (no text and no attachments); web.incoming_webhook.split_props_length.app_error (props too large to store); api.context.invalid_param.app_error (a field breaks a rule of IncomingWebhookPayload, such as a type not starting with custom_); api.post.create_post.can_not_post_to_deleted.error (the target channel is archived); api.post.create_post.root_id.app_error (root_id is not a root post of the target channel); api.post.create_post.post_priority.reply_not_allowed (priority on a reply); web.incoming_webhook.idempotency_key.app_error (an Idempotency-Key that is not 1 to 255 printable ASCII characters). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3614,7 +4379,18 @@ export interface operations {
                 };
             };
             413: components["responses"]["TooLarge"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description The hook posts faster than RateLimitSettings.WebhookPerSec allows (error id web.incoming_webhook.rate_limit.app_error), or the API rate limit is on and exceeded: nothing was posted; send again after Retry-After seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Version-Id": components["headers"]["XVersionId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppError"];
+                };
+            };
             500: components["responses"]["InternalServerError"];
             /** @description Incoming webhooks are switched off (ServiceSettings.EnableIncomingWebhooks=false). Error id: web.incoming_webhook.disabled.app_error. */
             501: {

@@ -4,6 +4,10 @@ import { createApp, type App } from './app';
 import { ConfigService } from './config/config-service';
 import { bootSettings, loadBootConfig, type BootConfig } from './config/load';
 import { createRequestListener } from './http/server';
+import { RateLimits } from './http/rate-limits';
+import { connectRedis } from './infra/redis';
+import { RedisRateStore } from './infra/redis-rate-store';
+import { MemoryRateStore } from './lib/gcra';
 import { createLogger, type Logger } from './http/logger';
 import { baseUrl, parseListen } from './lib/listen';
 import { loadSpec } from './spec';
@@ -52,10 +56,20 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
   await config.init();
   config.startPolling();
   const app = createApp(stores, config);
-  const listener = await createRequestListener(app, {
+  const cluster = settings.ClusterSettings;
+  // One Redis connection for what the processes share; without ClusterSettings each process keeps its own counts.
+  const redis = cluster.Enable ? connectRedis(cluster.RedisURL, (err) => logger.warn({ err: err.message }, 'redis connection error')) : undefined;
+  const rateStore = (prefix: string) =>
+    redis
+      ? new RedisRateStore(redis, `parley:rl:${prefix}:`, (err) => logger.warn({ err }, 'rate limit store unavailable: requests are allowed until it returns'))
+      : new MemoryRateStore(() => config.get().RateLimitSettings.MemoryStoreSize, () => app.deps.now());
+  const limits = new RateLimits(() => config.get(), rateStore('api'), rateStore('hook'));
+  const stopMaintenance = app.startMaintenance((err) => logger.warn({ err }, 'maintenance job failed'));
+  const listener = createRequestListener(app, {
     spec: loadSpec(),
     validateResponses: options.validateResponses ?? process.env.NODE_ENV === 'test',
     logger,
+    limits,
   });
   const server = http.createServer({ keepAliveTimeout: 65000 }, listener);
   const { host, port } = parseListen(options.listen ?? settings.ServiceSettings.ListenAddress);
@@ -75,11 +89,13 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
     close: () =>
       (closing ??= (async () => {
         config.stop();
+        stopMaintenance();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
         });
         await db.close();
+        redis?.disconnect();
       })()),
   };
 }

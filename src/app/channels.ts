@@ -113,9 +113,18 @@ export class ChannelsService {
     return channel;
   }
 
+  /**
+   * A channel by its name. A private channel (or DM) the caller may not read answers exactly as a missing one does,
+   * 404 with the same id, as Mattermost answers: names are guessable, so a 403 would confirm that one exists.
+   */
   async getByName(teamId: string, name: string, includeDeleted: boolean, session: Session): Promise<Channel> {
+    const missing = () => AppError.notFound('app.channel.get_by_name.missing.app_error', 'Unable to find the channel by name.');
     const channel = await this.deps.stores.channels.getByName(teamId, name, includeDeleted);
-    if (!channel) throw channelNotFound();
+    if (!channel) throw missing();
+    if (channel.type !== 'O') {
+      if (!(await this.authz.channel(session, channel, 'read_channel'))) throw missing();
+      return channel;
+    }
     await this.authz.requireChannel(session, channel, 'read_channel');
     return channel;
   }

@@ -1,12 +1,14 @@
+import { createHash } from 'node:crypto';
 import { isValidId } from '../lib/ids';
+import { SingleFlight } from '../lib/single-flight';
 import { codePointLength, splitByCodePoints } from '../lib/text';
-import { AppError, POST_LIMITS, WEBHOOK_RESERVED_PROPS, type Channel, type IncomingWebhook, type Post, type UserRecord, type WebhookPayload } from '../model';
+import { AppError, POST_LIMITS, WEBHOOK_IDEMPOTENCY, WEBHOOK_RESERVED_PROPS, isDatabaseError, type Channel, type IncomingWebhook, type Post, type UserRecord, type WebhookPayload } from '../model';
 import type { TxStores } from '../store';
 import type { HookProbe } from '../store/webhooks-store';
 import type { ChannelsService } from './channels';
 import type { Deps } from './deps';
 import type { PostsService } from './posts';
-import type { PostWriter } from './post-writer';
+import type { PostCommit, PostWriter } from './post-writer';
 import { newPost } from './records';
 import {
   Attachment,
@@ -21,6 +23,20 @@ import {
 import type { WebhookCache } from './webhook-cache';
 
 const hookNotFound = () => AppError.notFound('web.incoming_webhook.invalid.app_error', 'Invalid webhook.');
+
+// Printable ASCII only: a key is an opaque token (a UUID, a job id), and the limit counts characters as bytes.
+const IDEMPOTENCY_KEY = /^[\x20-\x7e]+$/;
+
+/** An Idempotency-Key as stored: its SHA-256 (fixed width; the key itself may embed something private). */
+export function idempotencyKeyHash(key: string): string {
+  if (key.length > WEBHOOK_IDEMPOTENCY.keyMaxChars || !IDEMPOTENCY_KEY.test(key)) {
+    throw AppError.badRequest(
+      'web.incoming_webhook.idempotency_key.app_error',
+      `The Idempotency-Key header must be 1 to ${WEBHOOK_IDEMPOTENCY.keyMaxChars} printable ASCII characters.`,
+    );
+  }
+  return createHash('sha256').update(key).digest('hex');
+}
 const disabled = (id: string) => AppError.notImplemented(id, 'Incoming webhooks have been disabled by the system admin.');
 
 /** What a webhook post resolved to before it is written: the cached parts the write transaction re-checks. */
@@ -32,6 +48,8 @@ interface Resolved {
 
 /** POST /hooks/{hook_id}: a payload becomes posts, following the webhook rules (docs/webhook-rules.md). */
 export class HookExecution {
+  private readonly sameKey = new SingleFlight<string[]>();
+
   constructor(
     private readonly deps: Deps,
     private readonly cache: WebhookCache,
@@ -41,15 +59,46 @@ export class HookExecution {
   ) {}
 
   /**
-   * Turns a payload into posts, committed together, following PRODUCT.md's webhook rules. Resolves "ok" only after
-   * the commit. The hook, its creator and the target channel come from a cache; the write transaction re-checks
-   * them in one query and retries once from the database when anything changed underneath.
+   * Turns a payload into posts, committed together, following the webhook rules (docs/webhook-rules.md). Resolves
+   * with the ids of the posts only after the commit. The hook, its creator and the target channel come from a cache;
+   * the write transaction re-checks them in one query and retries once from the database when anything changed
+   * underneath. With an Idempotency-Key, a repeat within 24 hours (also after a restart, on another process) gets the
+   * first request's post ids and posts nothing.
    */
-  async execute(hookId: string, payload: WebhookPayload): Promise<void> {
+  async execute(hookId: string, payload: WebhookPayload, idempotencyKey?: string): Promise<string[]> {
     if (!this.deps.config.get().ServiceSettings.EnableIncomingWebhooks) throw disabled('web.incoming_webhook.disabled.app_error');
     // Keys are exactly 26 lower-case letters and digits. Anything else is no key, also where the database would
     // compare case-insensitively (MySQL collations): the secret is matched byte for byte on every database.
     if (!isValidId(hookId)) throw hookNotFound();
+    if (idempotencyKey === undefined) return this.post(hookId, payload);
+    const keyHash = idempotencyKeyHash(idempotencyKey);
+    // Requests with one key run one at a time in this process: a repeat waits for the first and replays its answer.
+    return this.sameKey.run(`${hookId}|${keyHash}`, async () => {
+      // A deleted or unknown hook answers 404 even to a key it once answered.
+      if (!(await this.cache.hook(hookId, false))) throw hookNotFound();
+      const expiredBefore = this.deps.now() - WEBHOOK_IDEMPOTENCY.ttlMs;
+      const seen = await this.deps.stores.webhooks.idempotentAnswer(hookId, keyHash, expiredBefore);
+      if (seen) return seen;
+      try {
+        return await this.post(hookId, payload, { hookId, keyHash, expiredBefore });
+      } catch (err) {
+        // Another process claimed the key first (its posts committed with it): its answer is this one's.
+        if (isDatabaseError(err, 'duplicate')) {
+          const winner = await this.deps.stores.webhooks.idempotentAnswer(hookId, keyHash, expiredBefore);
+          if (winner) return winner;
+        }
+        throw err;
+      }
+    });
+  }
+
+  /** Forgets Idempotency-Key answers past their 24 hours (run periodically: see App.startMaintenance). */
+  async purgeExpiredKeys(): Promise<number> {
+    return this.deps.stores.webhooks.purgeIdempotency(this.deps.now() - WEBHOOK_IDEMPOTENCY.ttlMs);
+  }
+
+  /** Validates and writes a payload's posts; resolves with their ids once they are committed. */
+  private async post(hookId: string, payload: WebhookPayload, idempotency?: PostCommit['idempotency']): Promise<string[]> {
     let attachments: Attachment[];
     try {
       attachments = normaliseAttachments(payload.attachments);
@@ -79,8 +128,9 @@ export class HookExecution {
         allowSelfMention: true,
         markViewed: false,
         precondition: (tx, memo) => this.stillCurrent(tx, memo, resolved),
+        idempotency,
       });
-      if (committed) return;
+      if (committed) return posts.map((p) => p.id);
       this.cache.forgetHook(hookId);
       // The second pass reads everything from the database, so a failing check now reports the real cause.
       if (fresh) throw AppError.notFound('web.incoming_webhook.invalid.app_error', 'Invalid webhook.');

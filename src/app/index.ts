@@ -4,6 +4,7 @@ import { ChannelsService } from './channels';
 import type { Deps } from './deps';
 import { HookExecution } from './hook-execution';
 import { HooksService } from './hooks';
+import { Passwords } from './passwords';
 import { PostWriter } from './post-writer';
 import { PostsService } from './posts';
 import { SessionsService } from './sessions';
@@ -24,7 +25,12 @@ export interface App {
   writer: PostWriter;
   hooks: HooksService;
   hookExecution: HookExecution;
+  passwords: Passwords;
+  /** Starts the periodic clean-ups (expired Idempotency-Key answers); returns the function that stops them. */
+  startMaintenance(onError: (err: unknown) => void): () => void;
 }
+
+const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** The composition root of the app layer. */
 export function createApp(stores: Stores, config: ConfigService, now: () => number = Date.now): App {
@@ -33,16 +39,24 @@ export function createApp(stores: Stores, config: ConfigService, now: () => numb
   const writer = new PostWriter(deps);
   const posts = new PostsService(deps, writer);
   const cache = new WebhookCache(stores);
+  const passwords = new Passwords();
+  const hookExecution = new HookExecution(deps, cache, channels, posts, writer);
   return {
     deps,
     system: new SystemService(deps),
-    users: new UsersService(deps),
-    sessions: new SessionsService(deps),
+    users: new UsersService(deps, passwords),
+    sessions: new SessionsService(deps, passwords),
     teams: new TeamsService(deps, channels),
     channels,
     posts,
     writer,
     hooks: new HooksService(deps, cache),
-    hookExecution: new HookExecution(deps, cache, channels, posts, writer),
+    hookExecution,
+    passwords,
+    startMaintenance: (onError) => {
+      const timer = setInterval(() => hookExecution.purgeExpiredKeys().catch(onError), MAINTENANCE_INTERVAL_MS);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
   };
 }

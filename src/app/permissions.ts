@@ -6,6 +6,8 @@ export type Permission =
   | 'edit_other_users'
   | 'create_direct_channel'
   | 'create_user_access_token'
+  | 'read_user_access_token'
+  | 'revoke_user_access_token'
   | 'view_team'
   | 'manage_team'
   | 'add_user_to_team'
@@ -62,7 +64,7 @@ const CHANNEL_ADMIN: Permission[] = [...CHANNEL_USER];
 const ROLES: Record<string, ReadonlySet<Permission>> = {
   system_user: new Set<Permission>(['create_team', 'create_direct_channel']),
   // Personal access tokens are an admin-granted privilege in Mattermost: this role carries it for a plain user.
-  system_user_access_token: new Set<Permission>(['create_user_access_token']),
+  system_user_access_token: new Set<Permission>(['create_user_access_token', 'read_user_access_token', 'revoke_user_access_token']),
   team_user: new Set(TEAM_USER),
   team_admin: new Set(TEAM_ADMIN),
   channel_user: new Set(CHANNEL_USER),

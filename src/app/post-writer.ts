@@ -34,6 +34,12 @@ export interface PostCommit {
    * can run once.
    */
   precondition?: (tx: TxStores, memo: Map<string, Promise<unknown>>) => Promise<boolean>;
+  /**
+   * A webhook request's Idempotency-Key, recorded with these posts' ids in the same transaction: stored if and only if
+   * the posts are. A concurrent claim of the same key by another process fails the transaction (a duplicate key);
+   * the caller then replays the winner's answer.
+   */
+  idempotency?: { hookId: string; keyHash: string; expiredBefore: number };
 }
 
 /**
@@ -117,5 +123,8 @@ export class PostWriter {
       writes.push({ channelId: c.channel.id, posts: c.posts, mentions, viewedBy: c.markViewed ? c.posts[0]?.user_id : undefined });
     }
     await tx.posts.writeMany(writes);
+    for (const c of commits) {
+      if (c.idempotency) await tx.webhooks.recordIdempotency({ ...c.idempotency, postIds: c.posts.map((p) => p.id), now });
+    }
   }
 }

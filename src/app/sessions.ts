@@ -1,18 +1,16 @@
 import { newId } from '../lib/ids';
-import { hashToken, newToken, verifyPassword } from '../lib/secrets';
-import { AppError, TOKEN_LIMITS, type Session, type User, type UserAccessToken, type UserRecord } from '../model';
+import { hashToken, newToken } from '../lib/secrets';
+import { AppError, TOKEN_LIMITS, type Session, type SessionInfo, type User, type UserAccessToken, type UserRecord } from '../model';
 import { Authz } from './authz';
 import type { Deps } from './deps';
+import type { Passwords } from './passwords';
 import { sanitizeUser } from './sanitize';
-import { findByLogin } from './users';
+import { findByLogin, tooManyAttempts } from './users';
 
-// Sessions last 30 days, Mattermost's default for web sessions.
-const SESSION_LENGTH_MS = 30 * 24 * 60 * 60 * 1000;
 // last_activity_at drives @here; writing it more often than this would put a write on every request.
 const ACTIVITY_WRITE_INTERVAL_MS = 60 * 1000;
-
-// A valid scrypt hash of a random password, so a login for a missing user costs as much as a real one.
-const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+/** Unknown login ids whose failures are counted (see unknownFailures). */
+const UNKNOWN_LOGIN_IDS_TRACKED = 10000;
 
 export interface LoginResult {
   user: User;
@@ -21,42 +19,85 @@ export interface LoginResult {
   expiresAt: number;
 }
 
-/** Login, logout, resolving a token to a session, and personal access tokens. */
+const badCredentials = () => new AppError('api.user.login.invalid_credentials_email_username', 'Enter a valid email or username and/or password.', 401);
+const sessionNotFound = () => AppError.badRequest('app.session.get.app_error', 'Unable to find the session.');
+const tokenNotFound = () => AppError.notFound('app.user_access_token.get_by_user.app_error', 'Unable to get user access token.');
+
+/** Login (with its lockout), logout, resolving a token to a session, listing and revoking sessions and access tokens. */
 export class SessionsService {
   private readonly authz: Authz;
   private readonly activityWritten = new Map<string, number>();
+  /**
+   * Failed logins for login ids that name no account, counted like a real account's so that locking reveals nothing:
+   * after MaximumLoginAttempts failures an unknown id gets the same "locked" answer as a known one would. Per process
+   * and bounded (the oldest ids are forgotten first); a real account's count is in the database.
+   */
+  private readonly unknownFailures = new Map<string, number>();
 
-  constructor(private readonly deps: Deps) {
+  constructor(
+    private readonly deps: Deps,
+    private readonly passwords: Passwords,
+  ) {
     this.authz = new Authz(deps);
   }
 
+  /**
+   * Logs in with a username or email (or a user id) and a password. An account past MaximumLoginAttempts failed
+   * attempts is locked: refused with Mattermost's too_many id even with the right password, until an admin sets a new
+   * password or the user changes theirs. The attempt is counted before the password is checked, in one conditional
+   * update, so parallel guesses cannot get past the limit together. Unknown ids and wrong passwords get the same
+   * answer after the same work.
+   */
   async login(input: { login_id?: string; id?: string; password?: string }): Promise<LoginResult> {
-    const { stores } = this.deps;
-    const badCredentials = () =>
-      new AppError('api.user.login.invalid_credentials_email_username', 'Enter a valid email or username and/or password.', 401);
+    const { stores, config } = this.deps;
     if (!input.password) throw AppError.badRequest('api.user.login.blank_pwd.app_error', 'Password field must not be blank');
+    const max = config.get().ServiceSettings.MaximumLoginAttempts;
     let user: UserRecord | undefined;
     if (input.id) user = await stores.users.get(input.id);
     else if (input.login_id) user = await findByLogin(stores, input.login_id);
-    // Verify against a dummy hash for unknown users too, so timing does not reveal which usernames exist.
-    const ok = await verifyPassword(input.password, user?.password || DUMMY_HASH);
-    if (!user || !ok) throw badCredentials();
+    if (!user) {
+      const key = (input.login_id ?? input.id ?? '').toLowerCase();
+      const locked = (this.unknownFailures.get(key) ?? 0) >= max;
+      await this.passwords.verify(input.password, undefined);
+      if (locked) throw tooManyAttempts();
+      this.countUnknownFailure(key);
+      throw badCredentials();
+    }
+    const counted = await stores.users.countLoginAttempt(user.id, max);
+    const ok = await this.passwords.verify(input.password, user.password);
+    if (!counted) throw tooManyAttempts();
+    if (!ok) throw badCredentials();
     if (user.delete_at !== 0) throw new AppError('api.user.login.inactive.app_error', 'Login failed because your account has been deactivated.', 401);
+    await stores.users.resetLoginAttempts(user.id);
+    // Hashes made with older settings (scrypt, or weaker argon2 parameters) are replaced now that the password is known.
+    if (this.passwords.needsRehash(user.password)) await stores.users.update(user.id, { password: await this.passwords.hash(input.password) });
+    return this.openSession(user);
+  }
+
+  private countUnknownFailure(key: string): void {
+    const n = (this.unknownFailures.get(key) ?? 0) + 1;
+    this.unknownFailures.delete(key);
+    if (this.unknownFailures.size >= UNKNOWN_LOGIN_IDS_TRACKED) this.unknownFailures.delete(this.unknownFailures.keys().next().value as string);
+    this.unknownFailures.set(key, n);
+  }
+
+  private async openSession(user: UserRecord): Promise<LoginResult> {
+    const { stores, config } = this.deps;
     const token = newToken();
     const csrfToken = newId();
     const now = this.deps.now();
-    const expiresAt = now + SESSION_LENGTH_MS;
+    const expiresAt = now + Math.round(config.get().ServiceSettings.SessionLengthWebInHours * 3600 * 1000);
     await stores.sessions.createSession({ id: newId(), tokenHash: hashToken(token), userId: user.id, createAt: now, expiresAt, csrfToken });
     await stores.users.touchActivity(user.id, now);
     this.activityWritten.set(user.id, now);
-    return { user: sanitizeUser(user, { userId: user.id, isAdmin: false }, this.deps.config.get()), token, csrfToken, expiresAt };
+    return { user: sanitizeUser(user, { userId: user.id, isAdmin: false }, config.get()), token, csrfToken, expiresAt };
   }
 
   async logout(token: string | null): Promise<void> {
     if (token) await this.deps.stores.sessions.deleteSession(hashToken(token));
   }
 
-  /** Resolves a bearer token; also records activity (for @here) at most once a minute per user. */
+  /** Resolves a bearer token; also records activity (for @here and GetSessions) at most once a minute per user. */
   async authenticate(token: string): Promise<Session | undefined> {
     const now = this.deps.now();
     const session = await this.deps.stores.sessions.findByTokenHash(hashToken(token), now);
@@ -67,9 +108,34 @@ export class SessionsService {
       if (now - last > ACTIVITY_WRITE_INTERVAL_MS) {
         this.activityWritten.set(session.userId, now);
         await this.deps.stores.users.touchActivity(session.userId, now);
+        if (!session.isAccessToken) await this.deps.stores.sessions.touch(session.id, now);
       }
     }
     return session;
+  }
+
+  /** Self, or a user manager: who may see and revoke a user's sessions and tokens. */
+  private requireOwnerOrManager(userId: string, session: Session): void {
+    if (userId !== session.userId) this.authz.requireSystem(session, 'edit_other_users');
+  }
+
+  async list(userId: string, session: Session): Promise<SessionInfo[]> {
+    this.requireOwnerOrManager(userId, session);
+    return this.deps.stores.sessions.listForUser(userId);
+  }
+
+  async revoke(userId: string, sessionId: string, session: Session): Promise<void> {
+    this.requireOwnerOrManager(userId, session);
+    if (!sessionId) throw AppError.invalidParam('session_id');
+    const target = await this.deps.stores.sessions.get(sessionId);
+    if (!target) throw sessionNotFound();
+    if (target.user_id !== userId) throw AppError.invalidParam('user_id');
+    await this.deps.stores.sessions.deleteById(sessionId);
+  }
+
+  async revokeAll(userId: string, session: Session): Promise<void> {
+    this.requireOwnerOrManager(userId, session);
+    await this.deps.stores.sessions.deleteForUser(userId);
   }
 
   async createAccessToken(userId: string, input: { description: string; expires_at?: number }, session: Session): Promise<UserAccessToken> {
@@ -88,5 +154,35 @@ export class SessionsService {
     const record: UserAccessToken = { id: newId(), user_id: userId, description: input.description, is_active: true, expires_at: input.expires_at ?? 0 };
     await stores.sessions.createAccessToken({ ...record, tokenHash: hashToken(token) });
     return { ...record, token };
+  }
+
+  async listAccessTokens(userId: string, page: number, perPage: number, session: Session): Promise<UserAccessToken[]> {
+    this.authz.requireSystem(session, 'read_user_access_token');
+    this.requireOwnerOrManager(userId, session);
+    return this.deps.stores.sessions.listAccessTokens(userId, page, perPage);
+  }
+
+  /** A token the caller may manage: its owner's own (with the permission), or any for a user manager. */
+  private async managedToken(tokenId: string, permission: 'read_user_access_token' | 'revoke_user_access_token' | 'create_user_access_token', session: Session): Promise<UserAccessToken> {
+    this.authz.requireSystem(session, permission);
+    const token = await this.deps.stores.sessions.getAccessToken(tokenId);
+    if (!token) throw tokenNotFound();
+    this.requireOwnerOrManager(token.user_id, session);
+    return token;
+  }
+
+  getAccessToken(tokenId: string, session: Session): Promise<UserAccessToken> {
+    return this.managedToken(tokenId, 'read_user_access_token', session);
+  }
+
+  /** Revoking deletes the token: no setting turned off and on again brings it back. */
+  async revokeAccessToken(tokenId: string, session: Session): Promise<void> {
+    await this.managedToken(tokenId, 'revoke_user_access_token', session);
+    await this.deps.stores.sessions.deleteAccessToken(tokenId);
+  }
+
+  async setAccessTokenActive(tokenId: string, active: boolean, session: Session): Promise<void> {
+    await this.managedToken(tokenId, active ? 'create_user_access_token' : 'revoke_user_access_token', session);
+    await this.deps.stores.sessions.setAccessTokenActive(tokenId, active);
   }
 }

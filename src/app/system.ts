@@ -83,10 +83,6 @@ export class SystemService {
     if (siteUrl === '' && current.ServiceSettings.SiteURL !== '') {
       throw AppError.badRequest('api.config.update_config.clear_siteurl.app_error', 'Site URL cannot be cleared.');
     }
-    const size = proposed?.ServiceSettings?.MaximumPayloadSizeBytes;
-    if (size !== undefined && (!Number.isInteger(size) || size < 1024)) {
-      throw AppError.badRequest('model.config.is_valid.max_payload_size.app_error', 'Invalid max payload size for service settings. Must be a whole number of at least 1024.');
-    }
     await this.deps.config.patch(patch);
     return this.deps.config.forDisplay();
   }

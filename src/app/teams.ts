@@ -84,10 +84,14 @@ export class TeamsService {
     return this.show(team, session);
   }
 
+  /**
+   * A team by its name. An invite-only team the caller is not on answers exactly as a missing one (404): names are
+   * guessable, so a 403 would confirm that one exists. (Mattermost answers 403 there; Parley chooses not to tell.)
+   */
   async getByName(name: string, session: Session): Promise<Team> {
     const team = await this.deps.stores.teams.getByName(name);
     if (!team || team.delete_at !== 0) throw teamNotFound();
-    if (!team.allow_open_invite) await this.authz.requireTeam(session, team.id, 'view_team');
+    if (!team.allow_open_invite && !(await this.authz.team(session, team.id, 'view_team'))) throw teamNotFound();
     return this.show(team, session);
   }
 

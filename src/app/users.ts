@@ -1,10 +1,10 @@
 import { newId } from '../lib/ids';
-import { hashPassword } from '../lib/secrets';
-import { AppError, USER_LIMITS, type CreateUserInput, type Session, type User, type UserPatch, type UserRecord } from '../model';
+import { AppError, USER_LIMITS, isDatabaseError, type CreateUserInput, type Session, type User, type UserPatch, type UserRecord } from '../model';
 import type { StoreSet } from '../store';
 import type { UserFilter } from '../store/users-store';
 import { Authz } from './authz';
 import type { Deps } from './deps';
+import type { Passwords } from './passwords';
 import { isSystemAdmin } from './permissions';
 import { fitsUserMap, isValidEmail, isValidUsername, withinRunes } from './rules';
 import { sanitizeUser } from './sanitize';
@@ -66,10 +66,25 @@ function validatePassword(password: string): void {
   }
 }
 
+/** The fact whose unique name makes exactly one sign-up on an empty database the first system admin. */
+const FIRST_ADMIN = 'FirstAdminUserId';
+
+const usernameTaken = () => AppError.badRequest('app.user.save.username_exists.app_error', 'An account with that username already exists.');
+const emailTaken = () => AppError.badRequest('app.user.save.email_exists.app_error', 'An account with that email already exists.');
+const userNotFound = () => AppError.notFound('app.user.missing_account.const', 'Unable to find the user.');
+
+export const tooManyAttempts = () =>
+  new AppError('api.user.check_user_login_attempts.too_many.app_error', 'Your account is locked because of too many failed password attempts. Please reset your password.', 401);
+
+class LostFirstAdmin extends Error {}
+
 export class UsersService {
   private readonly authz: Authz;
 
-  constructor(private readonly deps: Deps) {
+  constructor(
+    private readonly deps: Deps,
+    private readonly passwords: Passwords,
+  ) {
     this.authz = new Authz(deps);
   }
 
@@ -81,32 +96,23 @@ export class UsersService {
     return sanitizeUser(user, this.viewer(session), this.deps.config.get());
   }
 
+  /**
+   * Creates an account. On an empty database the first account (no session needed) becomes the system admin: it
+   * claims a unique row in the same transaction as its insert, so of many sign-ups racing on an empty database exactly
+   * one wins; the others are ordinary sign-ups (which the open-server rules may then refuse).
+   */
   async create(input: CreateUserInput, session: Session | null): Promise<User> {
     const { stores, config } = this.deps;
-    const settings = config.get().TeamSettings;
-    const isFirst = (await stores.users.countAll()) === 0;
-    const byAdmin = session !== null && isSystemAdmin(session.roles);
-    if (!isFirst && !byAdmin) {
-      // Mattermost's IsUserSignUpAllowed: a 501 with this id, not a 403.
-      if (!settings.EnableUserCreation) {
-        throw AppError.notImplemented('api.user.create_user.signup_email_disabled.app_error', 'User sign-up with email is disabled.');
-      }
-      if (!settings.EnableOpenServer) {
-        throw new AppError('api.user.create_user.no_open_server', 'This server does not allow open signups. Please speak with your Administrator to receive an invitation.', 403);
-      }
-    }
     const username = (input.username ?? '').toLowerCase();
     const email = (input.email ?? '').toLowerCase();
     validateProfile({ ...input, username, email });
     validatePassword(input.password ?? '');
     const notifyProps = { ...DEFAULT_NOTIFY_PROPS, ...(input.notify_props ?? {}) };
     checkStoredMaps({ props: input.props, notify_props: notifyProps });
-    if (await stores.users.getByUsername(username)) {
-      throw AppError.badRequest('app.user.save.username_exists.app_error', 'An account with that username already exists.');
-    }
-    if (await stores.users.getByEmail(email)) {
-      throw AppError.badRequest('app.user.save.email_exists.app_error', 'An account with that email already exists.');
-    }
+    let claimFirst = (await stores.users.countAll()) === 0;
+    this.requireSignUpAllowed(claimFirst, session);
+    if (await stores.users.getByUsername(username)) throw usernameTaken();
+    if (await stores.users.getByEmail(email)) throw emailTaken();
     const now = this.deps.now();
     const record: UserRecord = {
       id: newId(),
@@ -122,7 +128,7 @@ export class UsersService {
       first_name: input.first_name ?? '',
       last_name: input.last_name ?? '',
       position: input.position ?? '',
-      roles: isFirst ? 'system_admin system_user' : 'system_user',
+      roles: 'system_user',
       allow_marketing: false,
       props: input.props ?? {},
       notify_props: notifyProps,
@@ -136,26 +142,54 @@ export class UsersService {
       is_bot: false,
       bot_description: '',
       disable_welcome_email: false,
-      password: await hashPassword(input.password),
+      password: await this.passwords.hash(input.password),
     };
-    try {
-      await stores.users.insert(record);
-    } catch (err) {
-      // Lost a race on the unique username/email indexes.
-      if (await stores.users.getByUsername(username)) {
-        throw AppError.badRequest('app.user.save.username_exists.app_error', 'An account with that username already exists.');
+    for (;;) {
+      record.roles = claimFirst ? 'system_admin system_user' : 'system_user';
+      try {
+        await stores.transaction(async (tx) => {
+          if (claimFirst) {
+            await tx.systems.insert(FIRST_ADMIN, record.id).catch((err: unknown) => {
+              throw isDatabaseError(err, 'duplicate') ? new LostFirstAdmin() : err;
+            });
+          }
+          await tx.users.insert(record);
+        });
+        break;
+      } catch (err) {
+        if (err instanceof LostFirstAdmin) {
+          // Another sign-up became the first admin meanwhile: this one is an ordinary sign-up after all.
+          claimFirst = false;
+          this.requireSignUpAllowed(false, session);
+          continue;
+        }
+        // Lost a race on the unique username/email indexes.
+        if (isDatabaseError(err, 'duplicate')) {
+          if (await stores.users.getByUsername(username)) throw usernameTaken();
+          if (await stores.users.getByEmail(email)) throw emailTaken();
+        }
+        throw err;
       }
-      if (await stores.users.getByEmail(email)) {
-        throw AppError.badRequest('app.user.save.email_exists.app_error', 'An account with that email already exists.');
-      }
-      throw err;
     }
-    return sanitizeUser(record, { userId: record.id, isAdmin: isFirst }, config.get());
+    return sanitizeUser(record, { userId: record.id, isAdmin: claimFirst }, config.get());
+  }
+
+  /** Mattermost's IsUserSignUpAllowed: the first account, an admin, or sign-up open to all. */
+  private requireSignUpAllowed(first: boolean, session: Session | null): void {
+    const settings = this.deps.config.get().TeamSettings;
+    if (first || (session !== null && isSystemAdmin(session.roles))) return;
+    // A 501 with this id, not a 403, as Mattermost answers.
+    if (!settings.EnableUserCreation) {
+      throw AppError.notImplemented('api.user.create_user.signup_email_disabled.app_error', 'User sign-up with email is disabled.');
+    }
+    if (!settings.EnableOpenServer) {
+      throw new AppError('api.user.create_user.no_open_server', 'This server does not allow open signups. Please speak with your Administrator to receive an invitation.', 403);
+    }
   }
 
   async get(id: string, session: Session): Promise<{ user: User; etag: string }> {
     const record = await this.deps.stores.users.get(id);
-    if (!record) throw AppError.notFound('app.user.missing_account.const', 'Unable to find the user.');
+    if (!record) throw userNotFound();
     return { user: this.sanitize(record, session), etag: this.etag(record, session) };
   }
 
@@ -195,12 +229,26 @@ export class UsersService {
     return users.filter((u) => since === undefined || u.update_at > since).map((u) => this.sanitize(u, session));
   }
 
-  async patch(id: string, patch: UserPatch, session: Session): Promise<User> {
+  /**
+   * A user's own password, checked as a login checks it: the attempt counts towards MaximumLoginAttempts, a locked
+   * account is refused whatever the password, and a right password resets the count.
+   */
+  private async checkOwnPassword(user: UserRecord, password: string, wrong: () => AppError): Promise<void> {
+    const { stores, config } = this.deps;
+    const counted = await stores.users.countLoginAttempt(user.id, config.get().ServiceSettings.MaximumLoginAttempts);
+    const ok = await this.passwords.verify(password, user.password);
+    if (!counted) throw tooManyAttempts();
+    if (!ok) throw wrong();
+    await stores.users.resetLoginAttempts(user.id);
+  }
+
+  async patch(id: string, patch: UserPatch & { password?: string }, session: Session): Promise<User> {
     const { stores } = this.deps;
     if (id !== session.userId) this.authz.requireSystem(session, 'edit_other_users');
     const record = await stores.users.get(id);
-    if (!record) throw AppError.notFound('app.user.missing_account.const', 'Unable to find the user.');
-    const next: UserPatch = { ...patch };
+    if (!record) throw userNotFound();
+    const { password, ...rest } = patch;
+    const next: UserPatch = { ...rest };
     if (next.username !== undefined) next.username = next.username.toLowerCase();
     if (next.email !== undefined) next.email = next.email.toLowerCase();
     validateProfile(next);
@@ -209,6 +257,13 @@ export class UsersService {
     }
     if (next.email && next.email !== record.email && (await stores.users.getByEmail(next.email))) {
       throw AppError.badRequest('app.user.save.email_exists.app_error', 'An account with that email already exists.');
+    }
+    // Changing your own email takes your password, as in Mattermost: a stolen session alone must not be enough to
+    // move the account's recovery address. Checked last, so a request that would fail anyway costs no hash (and,
+    // unlike Mattermost, re-sending the current address needs none).
+    if (id === session.userId && next.email !== undefined && next.email !== record.email) {
+      if (!password) throw AppError.invalidParam('password');
+      await this.checkOwnPassword(record, password, () => new AppError('api.user.check_user_password.invalid.app_error', 'Login failed because of invalid password.', 401));
     }
     const fields: Partial<UserRecord> = { update_at: Math.max(this.deps.now(), record.update_at + 1) };
     for (const key of ['username', 'email', 'first_name', 'last_name', 'nickname', 'position', 'locale'] as const) {
@@ -220,5 +275,51 @@ export class UsersService {
     checkStoredMaps(fields);
     await stores.users.update(id, fields);
     return this.sanitize({ ...record, ...fields }, session);
+  }
+
+  /**
+   * Sets a new password: your own with the current one (a wrong one counts as a failed login), or another user's as
+   * a system admin, which also unlocks an account locked by failed logins. Every other session of the user ends.
+   */
+  async updatePassword(id: string, input: { current_password?: string; new_password: string }, session: Session): Promise<void> {
+    const { stores } = this.deps;
+    const self = id === session.userId;
+    if (!self && !this.authz.system(session, 'manage_system')) {
+      throw new AppError('api.user.update_password.context.app_error', 'Update password failed because context user_id did not match props user_id.', 403);
+    }
+    const user = await stores.users.get(id);
+    if (!user) throw userNotFound();
+    if (self) {
+      if (!input.current_password) throw AppError.invalidParam('current_password');
+      await this.checkOwnPassword(user, input.current_password, () => AppError.badRequest('api.user.update_password.incorrect.app_error', 'The "Current Password" you entered is incorrect. Please check that Caps Lock is off and try again.'));
+    }
+    validatePassword(input.new_password);
+    const now = this.deps.now();
+    await stores.users.update(id, { password: await this.passwords.hash(input.new_password), last_password_update: now, failed_attempts: 0, update_at: Math.max(now, user.update_at + 1) });
+    await stores.sessions.deleteForUser(id, self ? session.id : undefined);
+  }
+
+  /**
+   * Deactivates (every session ends, every access token is deleted: reactivating does not bring them back) or
+   * reactivates a user. Anyone may deactivate themselves; anything else takes `permission`.
+   */
+  async setActive(id: string, active: boolean, session: Session, permission: 'manage_system' | 'edit_other_users' = 'manage_system'): Promise<void> {
+    const { stores } = this.deps;
+    const selfDeactivation = id === session.userId && !active;
+    if (!selfDeactivation && !this.authz.system(session, permission)) {
+      throw new AppError('api.user.update_active.permissions.app_error', 'You do not have the appropriate permissions.', 403);
+    }
+    const user = await stores.users.get(id);
+    if (!user) throw userNotFound();
+    // A system admin's account is changed only by a system admin.
+    if (isSystemAdmin(user.roles) && !selfDeactivation) this.authz.requireSystem(session, 'manage_system');
+    const now = this.deps.now();
+    await stores.transaction(async (tx) => {
+      await tx.users.update(id, { delete_at: active ? 0 : now, update_at: Math.max(now, user.update_at + 1) });
+      if (!active) {
+        await tx.sessions.deleteForUser(id);
+        await tx.sessions.deleteAccessTokensForUser(id);
+      }
+    });
   }
 }

@@ -2,6 +2,7 @@ import type { ConfigStore } from '../store/config-store';
 import { applyPatch } from './merge';
 import { BootConfig } from './load';
 import { Config, MASK, PROCESS_LOCAL } from './settings';
+import { configProblem } from './validate';
 
 /**
  * The live configuration of this process. The patchable part lives in the database so every process sharing it
@@ -49,6 +50,8 @@ export class ConfigService {
     for (;;) {
       await this.reload();
       next = applyPatch(this.stored, masked, 'config');
+      const problem = configProblem(next);
+      if (problem) throw problem;
       version = Math.max(Date.now(), this.version + 1);
       if (await this.store.save(JSON.stringify(next), version, this.version)) break;
     }

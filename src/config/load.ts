@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Config, defaultConfig } from './settings';
 import { applyPatch, configFromEnv } from './merge';
+import { configProblem } from './validate';
 
 export interface BootConfig {
   /** Defaults overlaid with the config file: what seeds the shared, database-stored config on first start. */
@@ -27,7 +28,13 @@ export function loadBootConfig(env: NodeJS.ProcessEnv = process.env): BootConfig
   return { base, env: configFromEnv(env), file };
 }
 
-/** The settings a process needs before it can reach the shared config: database and listen address. */
+/**
+ * The settings a process needs before it can reach the shared config: database and listen address. A config file or
+ * environment that breaks the config's rules stops the start, naming the rule.
+ */
 export function bootSettings(boot: BootConfig): Config {
-  return applyPatch(boot.base, boot.env, 'environment');
+  const settings = applyPatch(boot.base, boot.env, 'environment');
+  const problem = configProblem(settings);
+  if (problem) throw new Error(`invalid configuration: ${problem.message}`);
+  return settings;
 }

@@ -9,6 +9,9 @@ export interface Config {
     EnableUserAccessTokens: boolean;
     MaximumPayloadSizeBytes: number;
     EnableDeveloper: boolean;
+    MaximumLoginAttempts: number;
+    SessionLengthWebInHours: number;
+    ExperimentalStrictCSRFEnforcement: boolean;
   };
   TeamSettings: {
     EnableOpenServer: boolean;
@@ -23,6 +26,23 @@ export interface Config {
   PrivacySettings: {
     ShowEmailAddress: boolean;
     ShowFullName: boolean;
+  };
+  RateLimitSettings: {
+    Enable: boolean;
+    PerSec: number;
+    MaxBurst: number;
+    MemoryStoreSize: number;
+    VaryByRemoteAddr: boolean;
+    VaryByUser: boolean;
+    VaryByHeader: string;
+    /** Parley's own: posts per second per incoming webhook (0: no limit). */
+    WebhookPerSec: number;
+    WebhookMaxBurst: number;
+  };
+  ClusterSettings: {
+    /** Several processes share real-time events (and rate limits) through Redis. */
+    Enable: boolean;
+    RedisURL: string;
   };
 }
 
@@ -39,6 +59,9 @@ export function defaultConfig(): Config {
       EnableUserAccessTokens: false,
       MaximumPayloadSizeBytes: 300000,
       EnableDeveloper: false,
+      MaximumLoginAttempts: 10,
+      SessionLengthWebInHours: 720,
+      ExperimentalStrictCSRFEnforcement: false,
     },
     TeamSettings: {
       EnableOpenServer: false,
@@ -54,6 +77,21 @@ export function defaultConfig(): Config {
       ShowEmailAddress: true,
       ShowFullName: true,
     },
+    RateLimitSettings: {
+      Enable: false,
+      PerSec: 10,
+      MaxBurst: 100,
+      MemoryStoreSize: 10000,
+      VaryByRemoteAddr: true,
+      VaryByUser: false,
+      VaryByHeader: '',
+      WebhookPerSec: 10,
+      WebhookMaxBurst: 100,
+    },
+    ClusterSettings: {
+      Enable: false,
+      RedisURL: '',
+    },
   };
 }
 
@@ -63,6 +101,8 @@ export const PROCESS_LOCAL: ReadonlyArray<[Section, string]> = [
   ['SqlSettings', 'DataSource'],
   ['SqlSettings', 'QueryTimeout'],
   ['ServiceSettings', 'ListenAddress'],
+  ['ClusterSettings', 'Enable'],
+  ['ClusterSettings', 'RedisURL'],
 ];
 
 export const MASK = '********************************';

@@ -7,6 +7,7 @@ import { handlers } from './handlers';
 import type { Handler, Input, OperationId, Reply } from './operation';
 import { RouteTable, type Route, type Spec } from './route-table';
 import { Validators, invalidParams } from './validation';
+import { scrubSecret } from './logger';
 import { errorBody, writeError, writeJson } from './writer';
 
 export interface ApiOptions {
@@ -151,7 +152,9 @@ export function createApi(app: App, options: ApiOptions): (req: IncomingMessage,
     try {
       if ('error' in match) throw match.error === 405 ? methodNotAllowed() : notFound();
       await run(req, res, match.route, match.params, search);
-    } catch (err) {
+    } catch (caught) {
+      // A hook key in the path is a secret: it must not reach the log through the error either.
+      const err = 'params' in match && match.params.hook_id ? scrubSecret(caught, match.params.hook_id) : caught;
       writeError(res, options.validateResponses && 'route' in match ? undeclared(match.route, err) ?? err : err, requestId, developer());
     }
   };

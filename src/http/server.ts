@@ -7,6 +7,7 @@ import type { Logger } from './logger';
 import { loggablePath } from './logger';
 import { stampResponse } from './stamp';
 import { createWebClient } from './web-client';
+import type { RateLimits } from './rate-limits';
 import { createWebhookEndpoint, hookIdFromUrl } from './webhook-endpoint';
 import { writeError } from './writer';
 import { AppError } from '../model';
@@ -15,6 +16,7 @@ export interface ServerOptions {
   spec: Record<string, unknown>;
   validateResponses: boolean;
   logger: Logger;
+  limits: RateLimits;
 }
 
 /**
@@ -26,8 +28,22 @@ export function createRequestListener(app: App, options: ServerOptions): http.Re
   const api = createApi(app, { spec: options.spec, validateResponses: options.validateResponses, validateRequests });
   const docs = createDocs(options.spec);
   // With validation off (a benchmarking switch) payloads go straight to the app's own checks.
-  const webhook = createWebhookEndpoint(app, validateRequests ? createPayloadValidator(options.spec) : () => []);
+  const webhook = createWebhookEndpoint(app, validateRequests ? createPayloadValidator(options.spec) : () => [], options.limits);
   const webClient = createWebClient();
+  const dispatch = (req: http.IncomingMessage, res: http.ServerResponse, requestId: string) => {
+    const url = req.url ?? '/';
+    if (req.method === 'POST' && url.startsWith('/hooks/')) {
+      void webhook(req, res, hookIdFromUrl(url), requestId);
+      return;
+    }
+    if (url.startsWith('/api/')) {
+      if (docs(req, res)) return;
+      void api(req, res, requestId);
+      return;
+    }
+    if (webClient(req, res)) return;
+    writeError(res, AppError.notFound('api.context.404.app_error', 'Sorry, we could not find the page.'), requestId);
+  };
   return (req, res) => {
     const started = process.hrtime.bigint();
     const requestId = stampResponse(res);
@@ -42,18 +58,16 @@ export function createRequestListener(app: App, options: ServerOptions): http.Re
       else if (res.statusCode < 500) options.logger.warn({ ...line, err }, 'value the database could not store');
       else options.logger.error({ ...line, err }, 'request failed');
     });
-    const url = req.url ?? '/';
-    if (req.method === 'POST' && url.startsWith('/hooks/')) {
-      void webhook(req, res, hookIdFromUrl(url), requestId);
+    // The API rate limit (off by default) covers every request, as Mattermost's does; checked only when on, so the
+    // hot paths pay nothing for it otherwise.
+    if (!app.deps.config.get().RateLimitSettings.Enable) {
+      dispatch(req, res, requestId);
       return;
     }
-    if (url.startsWith('/api/')) {
-      if (docs(req, res)) return;
-      void api(req, res, requestId);
-      return;
-    }
-    if (webClient(req, res)) return;
-    writeError(res, AppError.notFound('api.context.404.app_error', 'Sorry, we could not find the page.'), requestId);
+    options.limits.checkRequest(req, res).then(
+      (limited) => (limited ? writeError(res, limited, requestId) : dispatch(req, res, requestId)),
+      (err: unknown) => writeError(res, err, requestId),
+    );
   };
 }
 

@@ -21,13 +21,27 @@ const formats = { int64: { type: 'number' as const, validate: (v: number) => Num
 
 function newAjv(coerceTypes: boolean, spec: Spec): Ajv {
   const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes, formats });
-  ajv.addSchema({ $id: 'spec', components: spec.components ?? {} });
+  ajv.addSchema({ $id: 'spec', components: rebase(spec.components ?? {}) });
   return ajv;
 }
 
-/** `#/components/...` references, made to point into the schema registered as "spec". */
+/**
+ * A spec schema as JSON Schema for Ajv: `#/components/...` references made to point into the schema registered as
+ * "spec", and OpenAPI 3.0's boolean exclusiveMinimum/exclusiveMaximum (draft 4) turned into the numeric form.
+ */
 function rebase(schema: unknown): unknown {
-  return JSON.parse(JSON.stringify(schema ?? {}).replace(/"\$ref":"#\//g, '"$ref":"spec#/'));
+  return JSON.parse(JSON.stringify(schema ?? {}).replace(/"\$ref":"#\//g, '"$ref":"spec#/'), (_key, value: unknown) => {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+    const v = value as Record<string, unknown>;
+    for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+      if (typeof v[flag] !== 'boolean') continue;
+      if (v[flag] && typeof v[bound] === 'number') {
+        v[flag] = v[bound];
+        delete v[bound];
+      } else delete v[flag];
+    }
+    return v;
+  });
 }
 
 function describe(where: string, errors: ErrorObject[] | null | undefined): string {

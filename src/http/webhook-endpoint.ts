@@ -4,6 +4,8 @@ import { AppError, type WebhookPayload } from '../model';
 import { decodeWebhookBody } from '../webhook/decode';
 import { PayloadValidator, payloadError } from '../webhook/validate';
 import { readBody } from './body';
+import { scrubSecret } from './logger';
+import type { RateLimits } from './rate-limits';
 import { writeError } from './writer';
 
 const OK = Buffer.from('ok');
@@ -14,15 +16,18 @@ export interface PayloadIntake {
   /** Asked after the body is read, so a PatchConfig that lands while a large body streams in applies to it. */
   incomingWebhooksEnabled: () => boolean;
   validatePayload: PayloadValidator;
+  /** Runs once the key is well-formed, before the body is read: the per-hook rate limit (429, nothing read or posted). */
+  admit?: () => Promise<void>;
 }
 
 /**
- * Everything before the hook is looked up, in the order the server answers errors: key syntax (404) → read (413)
- * → decode (400) → disabled (501) → validate (400). The mock server runs this same function, so an integration
+ * Everything before the hook is looked up, in the order the server answers errors: key syntax (404) → rate limit
+ * (429, server only) → read (413) → decode (400) → disabled (501) → validate (400). The mock server runs this same function, so an integration
  * tested against the mock gets the server's status and error id for any payload.
  */
 export async function receivePayload(req: IncomingMessage, hookId: string, intake: PayloadIntake): Promise<WebhookPayload> {
   if (!HOOK_ID.test(hookId)) throw AppError.notFound('web.incoming_webhook.invalid.app_error', 'Invalid webhook.');
+  if (intake.admit) await intake.admit();
   const body = await readBody(req, intake.maximumPayloadSizeBytes);
   const payload = await decodeWebhookBody(req.headers['content-type'], body);
   if (!intake.incomingWebhooksEnabled()) {
@@ -52,23 +57,30 @@ export function writeOk(res: ServerResponse): void {
 }
 
 /**
- * POST /hooks/{hook_id}, served beside Express rather than through it: the payload must be decoded from one of
- * three encodings before the spec's schema can check it, and this is the path integrations hit hardest.
+ * POST /hooks/{hook_id}, served beside the API stage rather than through it: the payload must be decoded from one
+ * of three encodings before the spec's schema can check it, and this is the path integrations hit hardest.
  * "ok" is written only after the posts are committed.
  */
-export function createWebhookEndpoint(app: App, validatePayload: PayloadValidator) {
+export function createWebhookEndpoint(app: App, validatePayload: PayloadValidator, limits: RateLimits) {
   return async (req: IncomingMessage, res: ServerResponse, hookId: string, requestId: string): Promise<number> => {
     try {
       const payload = await receivePayload(req, hookId, {
         maximumPayloadSizeBytes: app.deps.config.get().ServiceSettings.MaximumPayloadSizeBytes,
         incomingWebhooksEnabled: () => app.deps.config.get().ServiceSettings.EnableIncomingWebhooks,
         validatePayload,
+        admit: async () => {
+          const limited = await limits.checkHook(hookId, res);
+          if (limited) throw limited;
+        },
       });
-      await app.hookExecution.execute(hookId, payload);
+      const key = req.headers['idempotency-key'];
+      const postIds = await app.hookExecution.execute(hookId, payload, Array.isArray(key) ? key.join(', ') : key);
+      // The body stays "ok" for Slack clients; the ids let an integration edit, thread on or delete what it posted.
+      res.setHeader('X-Post-Ids', postIds.join(','));
       writeOk(res);
       return 200;
     } catch (err) {
-      return writeError(res, err, requestId, app.deps.config.get().ServiceSettings.EnableDeveloper).status_code;
+      return writeError(res, scrubSecret(err, hookId), requestId, app.deps.config.get().ServiceSettings.EnableDeveloper).status_code;
     }
   };
 }

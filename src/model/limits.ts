@@ -60,3 +60,13 @@ export const HOOK_LIMITS = {
 export const TOKEN_LIMITS = {
   description: 255,
 } as const;
+
+export const WEBHOOK_IDEMPOTENCY = {
+  /** Printable ASCII, as Stripe and the IETF draft allow; longer keys are a 400. */
+  keyMaxChars: 255,
+  /** How long a key's answer is kept and replayed. */
+  ttlMs: 24 * 60 * 60 * 1000,
+} as const;
+
+/** Keys are stored as SHA-256 hex digests: fixed width, and the raw key (which may embed an id) is never stored. */
+export const IDEMPOTENCY_KEY_HASH_LENGTH = 64;

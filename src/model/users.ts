@@ -28,3 +28,6 @@ export interface Session {
 
 /** An access token as stored and listed; the token itself is shown once, when it is created. */
 export type UserAccessToken = Omit<Schemas['UserAccessToken'], 'token' | 'expires_at'> & { token?: string; expires_at: number };
+
+/** A login session as GetSessions lists it. */
+export type SessionInfo = Complete<Schemas['Session']> & { token: ''; props: StringMap; team_members: never[] };

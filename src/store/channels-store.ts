@@ -141,6 +141,15 @@ export class ChannelsStore {
     return (await paged(q, page, perPage)).map(mapMember);
   }
 
+  /** The member ids of several channels in one query (the real-time audience of a batch of events). */
+  async memberIdsOf(channelIds: string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>(channelIds.map((id) => [id, []]));
+    if (channelIds.length === 0) return out;
+    const rows = await this.db('channel_members').whereIn('channel_id', channelIds).select('channel_id', 'user_id');
+    for (const r of rows as Row[]) out.get(str(r.channel_id))?.push(str(r.user_id));
+    return out;
+  }
+
   async memberUserIds(channelId: string): Promise<string[]> {
     const rows = await this.db('channel_members').where({ channel_id: channelId }).select('user_id');
     return rows.map((r: Row) => str(r.user_id));

@@ -6,6 +6,7 @@ import type { Database } from './db';
 import { translateDriverError } from './driver-errors';
 import { PostsStore } from './posts-store';
 import { SessionsStore } from './sessions-store';
+import { SystemsStore } from './systems-store';
 import { TeamsStore } from './teams-store';
 import { UsersStore } from './users-store';
 import { WebhooksStore } from './webhooks-store';
@@ -20,6 +21,7 @@ export interface StoreSet {
   posts: PostsStore;
   webhooks: WebhooksStore;
   config: ConfigStore;
+  systems: SystemsStore;
 }
 
 declare const inTransaction: unique symbol;
@@ -98,6 +100,7 @@ function storeSet(executor: Executor, pool: boolean): StoreSet {
     posts: translating(new PostsStore(executor), pool),
     webhooks: translating(new WebhooksStore(executor), pool),
     config: translating(new ConfigStore(executor), pool),
+    systems: translating(new SystemsStore(executor), pool),
   };
 }
 

@@ -1,5 +1,28 @@
-import type { Session, UserAccessToken } from '../model';
-import { Executor, Row, bool, num, str } from './rows';
+import type { Session, SessionInfo, UserAccessToken } from '../model';
+import { Executor, Row, bool, json, num, paged, str } from './rows';
+
+function mapSessionInfo(r: Row): SessionInfo {
+  return {
+    id: str(r.id),
+    // Listed sessions never show their token (only its digest is stored anyway) nor their CSRF token.
+    token: '',
+    create_at: num(r.create_at),
+    expires_at: num(r.expires_at),
+    last_activity_at: num(r.last_activity_at),
+    user_id: str(r.user_id),
+    device_id: str(r.device_id),
+    roles: str(r.roles),
+    is_oauth: false,
+    expired_notify: false,
+    props: json<Record<string, string>>(r.props, {}),
+    team_members: [],
+    local: false,
+  };
+}
+
+function mapToken(r: Row): UserAccessToken {
+  return { id: str(r.id), user_id: str(r.user_id), description: str(r.description), is_active: bool(r.is_active), expires_at: num(r.expires_at) };
+}
 
 export class SessionsStore {
   constructor(private readonly db: Executor) {}
@@ -18,6 +41,36 @@ export class SessionsStore {
 
   async deleteSession(tokenHash: string): Promise<void> {
     await this.db('sessions').where({ token_hash: tokenHash }).delete();
+  }
+
+  async deleteById(id: string): Promise<void> {
+    await this.db('sessions').where({ id }).delete();
+  }
+
+  /** Every login session of the user, or every one but `exceptId` (the session that changed the password). */
+  async deleteForUser(userId: string, exceptId?: string): Promise<number> {
+    const q = this.db('sessions').where({ user_id: userId });
+    if (exceptId) q.whereNot({ id: exceptId });
+    return q.delete();
+  }
+
+  async get(id: string): Promise<SessionInfo | undefined> {
+    const r = await this.db('sessions as s').join('users as u', 'u.id', 's.user_id').where('s.id', id).select('s.*', 'u.roles').first();
+    return r ? mapSessionInfo(r) : undefined;
+  }
+
+  async listForUser(userId: string): Promise<SessionInfo[]> {
+    const rows = await this.db('sessions as s')
+      .join('users as u', 'u.id', 's.user_id')
+      .where('s.user_id', userId)
+      .select('s.*', 'u.roles')
+      .orderBy('s.last_activity_at', 'desc')
+      .orderBy('s.id');
+    return rows.map(mapSessionInfo);
+  }
+
+  async touch(id: string, now: number): Promise<void> {
+    await this.db('sessions').where({ id }).update({ last_activity_at: now });
   }
 
   /**
@@ -61,7 +114,24 @@ export class SessionsStore {
 
   async getAccessToken(id: string): Promise<UserAccessToken | undefined> {
     const r: Row | undefined = await this.db('user_access_tokens').where({ id }).first();
-    if (!r) return undefined;
-    return { id: str(r.id), user_id: str(r.user_id), description: str(r.description), is_active: bool(r.is_active), expires_at: num(r.expires_at) };
+    return r ? mapToken(r) : undefined;
+  }
+
+  async listAccessTokens(userId: string, page: number, perPage: number): Promise<UserAccessToken[]> {
+    const q = this.db('user_access_tokens').where({ user_id: userId }).orderBy('id');
+    return (await paged(q, page, perPage)).map(mapToken);
+  }
+
+  async deleteAccessToken(id: string): Promise<void> {
+    await this.db('user_access_tokens').where({ id }).delete();
+  }
+
+  async setAccessTokenActive(id: string, active: boolean): Promise<void> {
+    await this.db('user_access_tokens').where({ id }).update({ is_active: active });
+  }
+
+  /** Deactivating a user revokes every way in: login sessions and access tokens alike. */
+  async deleteAccessTokensForUser(userId: string): Promise<void> {
+    await this.db('user_access_tokens').where({ user_id: userId }).delete();
   }
 }

@@ -98,6 +98,12 @@ export class TeamsStore {
     return r ? mapTeamMember(r) : undefined;
   }
 
+  /** The ids of the team's current members (the real-time audience of a team event). */
+  async memberIds(teamId: string): Promise<string[]> {
+    const rows = await this.db('team_members').where({ team_id: teamId, delete_at: 0 }).select('user_id');
+    return (rows as Row[]).map((r) => str(r.user_id));
+  }
+
   async listMembers(teamId: string, opts: { page: number; perPage: number; byUsername: boolean; excludeDeletedUsers: boolean }): Promise<TeamMember[]> {
     const q = this.db('team_members as m').where({ 'm.team_id': teamId, 'm.delete_at': 0 }).select('m.*');
     if (opts.byUsername || opts.excludeDeletedUsers) q.join('users as u', 'u.id', 'm.user_id');

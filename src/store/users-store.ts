@@ -155,6 +155,19 @@ export class UsersStore {
     return (await paged(q, filter.page, filter.perPage)).map(mapRow);
   }
 
+  /**
+   * Counts a login attempt against the account's limit in one conditional update: false (nothing counted) when the
+   * account already has `max` failed attempts, i.e. is locked. The count is reset by a successful login.
+   */
+  async countLoginAttempt(id: string, max: number): Promise<boolean> {
+    const changed = await this.db(TABLE).where({ id }).where('failed_attempts', '<', max).increment('failed_attempts', 1);
+    return changed === 1;
+  }
+
+  async resetLoginAttempts(id: string): Promise<void> {
+    await this.db(TABLE).where({ id }).where('failed_attempts', '>', 0).update({ failed_attempts: 0 });
+  }
+
   async touchActivity(id: string, at: number): Promise<void> {
     await this.db(TABLE).where({ id }).update({ last_activity_at: at });
   }

@@ -1,5 +1,5 @@
 import type { IncomingWebhook } from '../model';
-import { Executor, Row, bool, num, paged, str } from './rows';
+import { Executor, Row, bool, json, num, paged, str } from './rows';
 
 function mapHook(r: Row): IncomingWebhook {
   return {
@@ -66,6 +66,26 @@ export class WebhooksStore {
 
   async softDelete(id: string, now: number): Promise<void> {
     await this.db('incoming_webhooks').where({ id, delete_at: 0 }).update({ delete_at: now, update_at: now });
+  }
+
+  /** The post ids answered for an Idempotency-Key, if it was seen after `since` (older answers have expired). */
+  async idempotentAnswer(hookId: string, keyHash: string, since: number): Promise<string[] | undefined> {
+    const r: Row | undefined = await this.db('webhook_idempotency').where({ hook_id: hookId, key_hash: keyHash }).where('create_at', '>=', since).first();
+    return r ? json<string[]>(r.post_ids, []) : undefined;
+  }
+
+  /**
+   * Records a key's answer; must run in the transaction of the posts it names. An expired record of the same key is
+   * replaced; a live one (another process's, committed or in flight) makes the insert fail as a duplicate.
+   */
+  async recordIdempotency(r: { hookId: string; keyHash: string; postIds: string[]; now: number; expiredBefore: number }): Promise<void> {
+    await this.db('webhook_idempotency').where({ hook_id: r.hookId, key_hash: r.keyHash }).where('create_at', '<', r.expiredBefore).delete();
+    await this.db('webhook_idempotency').insert({ hook_id: r.hookId, key_hash: r.keyHash, post_ids: JSON.stringify(r.postIds), create_at: r.now });
+  }
+
+  /** Drops expired answers (a periodic job keeps the table at about a day's worth; create_at is indexed). */
+  async purgeIdempotency(expiredBefore: number): Promise<number> {
+    return this.db('webhook_idempotency').where('create_at', '<', expiredBefore).delete();
   }
 
   /**

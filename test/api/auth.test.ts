@@ -92,7 +92,7 @@ describe('errors outside the handlers', () => {
   });
 
   test('a known path with the wrong method is 405 AppError JSON', async () => {
-    expectAppError(await server.http(member.token).delete('/api/v4/users/login'), 405, 'api.context.405.app_error');
+    expectAppError(await server.http(member.token).put('/api/v4/system/ping'), 405, 'api.context.405.app_error');
   });
 
   test('a body that is not JSON is 400 api.context.invalid_body_param.app_error', async () => {

@@ -175,23 +175,28 @@ describe('GetChannel and GetChannelByName', () => {
     expectError(await outsider.api.get(`/api/v4/channels/${channel.id}`), 403, 'api.context.permissions.app_error');
   });
 
-  test('a private channel is invisible to non-members (403), visible to members', async () => {
+  test('a private channel is closed to non-members (403 by id; by name 404, exactly as a missing one), open to members', async () => {
     const channel = await createChannel(owner, 'P');
     expectError(await member.api.get(`/api/v4/channels/${channel.id}`), 403, 'api.context.permissions.app_error');
-    expectError(await member.api.get(`/api/v4/teams/${teamId}/channels/name/${channel.name}`), 403, 'api.context.permissions.app_error');
+    const hidden = await member.api.get(`/api/v4/teams/${teamId}/channels/name/${channel.name}`);
+    const missing = await member.api.get(`/api/v4/teams/${teamId}/channels/name/${channel.name}x`);
+    expectError(hidden, 404, 'app.channel.get_by_name.missing.app_error');
+    expectError(missing, 404, 'app.channel.get_by_name.missing.app_error');
+    expect({ ...hidden.body, request_id: '' }).toEqual({ ...missing.body, request_id: '' });
+    await owner.api.get(`/api/v4/teams/${teamId}/channels/name/${channel.name}`).expect(200);
     await owner.api.get(`/api/v4/channels/${channel.id}`).expect(200);
     await sysadmin.api.get(`/api/v4/channels/${channel.id}`).expect(200);
   });
 
   test('names are matched exactly on every database (no case or trailing-space folding)', async () => {
     const channel = await createChannel(owner, 'O');
-    expectError(await member.api.get(`/api/v4/teams/${teamId}/channels/name/${channel.name.toUpperCase()}`), 404, 'app.channel.get.existing.app_error');
-    expectError(await member.api.get(`/api/v4/teams/${teamId}/channels/name/${channel.name}%20`), 404, 'app.channel.get.existing.app_error');
+    expectError(await member.api.get(`/api/v4/teams/${teamId}/channels/name/${channel.name.toUpperCase()}`), 404, 'app.channel.get_by_name.missing.app_error');
+    expectError(await member.api.get(`/api/v4/teams/${teamId}/channels/name/${channel.name}%20`), 404, 'app.channel.get_by_name.missing.app_error');
   });
 
   test('unknown channel: 404', async () => {
     expectError(await member.api.get('/api/v4/channels/aaaaaaaaaaaaaaaaaaaaaaaaaa'), 404, 'app.channel.get.existing.app_error');
-    expectError(await member.api.get(`/api/v4/teams/${teamId}/channels/name/no-such-channel`), 404, 'app.channel.get.existing.app_error');
+    expectError(await member.api.get(`/api/v4/teams/${teamId}/channels/name/no-such-channel`), 404, 'app.channel.get_by_name.missing.app_error');
   });
 });
 

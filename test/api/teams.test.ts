@@ -182,10 +182,11 @@ describe('GetTeam and GetTeamByName', () => {
     expect(asOwner.body.invite_id).toBe(team.invite_id);
   });
 
-  test('an invite-only team is hidden from non-members (403) and shown to members and system admins', async () => {
+  test('an invite-only team is closed to non-members (403 by id; by name 404, as if missing) and open to members and system admins', async () => {
     const team = await createTeam(alice, 'I');
     expectError(await bob.api.get(`/api/v4/teams/${team.id}`), 403, 'api.context.permissions.app_error');
-    expectError(await bob.api.get(`/api/v4/teams/name/${team.name}`), 403, 'api.context.permissions.app_error');
+    expectError(await bob.api.get(`/api/v4/teams/name/${team.name}`), 404, 'app.team.get.find.app_error');
+    expectError(await bob.api.get(`/api/v4/teams/name/${team.name}x`), 404, 'app.team.get.find.app_error');
     await alice.api.get(`/api/v4/teams/${team.id}`).expect(200);
     await alice.api.get(`/api/v4/teams/name/${team.name}`).expect(200);
     await sysadmin.api.get(`/api/v4/teams/${team.id}`).expect(200);

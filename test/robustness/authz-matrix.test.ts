@@ -69,8 +69,8 @@ interface Row {
   name: string;
   /** The call for the given caller (the caller matters for "self" cases and for objects it must own). */
   call: (who: Who) => Promise<Call> | Call;
-  /** What a plain member gets: 403, or a success. */
-  member: 403 | 'ok';
+  /** What a plain member gets: 403, a 404 (where a 403 would reveal that the thing exists), or a success. */
+  member: 403 | 404 | 'ok';
   /** The AppError id of the member's 403, when not the generic permissions one. */
   errorId?: string;
   /** Whether the admin's call succeeds too (false where the row is about someone else's object of the member). */
@@ -119,7 +119,7 @@ const rows: Record<string, Row[]> = {
   GetAllTeams: [{ name: 'all teams', call: () => ({}), member: 'ok' }],
   GetTeamByName: [
     { name: 'their team', call: () => ({ params: { name: teamName() } }), member: 'ok' },
-    { name: 'an invite-only team they are not in', call: () => ({ params: { name: otherTeamName() } }), member: 403 },
+    { name: 'an invite-only team they are not in (hidden: as if it did not exist)', call: () => ({ params: { name: otherTeamName() } }), member: 404, errorId: 'app.team.get.find.app_error' },
   ],
   GetTeam: [
     { name: 'their team', call: () => ({ params: { team_id: world.teamId } }), member: 'ok' },
@@ -175,7 +175,7 @@ const rows: Record<string, Row[]> = {
   ],
   GetChannelByName: [
     { name: 'town-square', call: () => ({ params: { team_id: world.teamId, channel_name: 'town-square' } }), member: 'ok' },
-    { name: 'a private channel they are not in', call: () => ({ params: { team_id: world.teamId, channel_name: privateName() } }), member: 403 },
+    { name: 'a private channel they are not in (hidden: as if it did not exist)', call: () => ({ params: { team_id: world.teamId, channel_name: privateName() } }), member: 404, errorId: 'app.channel.get_by_name.missing.app_error' },
   ],
   GetChannelsForTeamForUser: [
     { name: 'their own', call: () => ({ params: { user_id: 'me', team_id: world.teamId } }), member: 'ok' },
@@ -214,7 +214,43 @@ const rows: Record<string, Row[]> = {
   UpdateIncomingWebhook: [{ name: "the admin's hook", call: () => ({ params: { hook_id: hookId }, body: { id: hookId, channel_id: world.townSquareId, display_name: 'renamed' } }), member: 403 }],
   DeleteIncomingWebhook: [{ name: "the admin's hook", call: async () => ({ params: { hook_id: await freshHook() } }), member: 403 }],
   ExecuteIncomingWebhook: [{ name: 'a post', call: () => ({ params: { hook_id: hookId }, body: { text: 'from the matrix' } }), member: 'ok' }],
+  GetSessions: [
+    { name: 'their own', call: () => ({ params: { user_id: 'me' } }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: outsider.id } }), member: 403 },
+  ],
+  RevokeSession: [
+    { name: 'a session of their own', call: async (who) => ({ params: { user_id: 'me' }, body: { session_id: await newSession(me(who)) } }), member: 'ok' },
+    { name: "another user's session", call: async () => ({ params: { user_id: outsider.id }, body: { session_id: await newSession(outsider) } }), member: 403 },
+  ],
+  RevokeAllSessionsForUser: [{ name: "another user's", call: async () => ({ params: { user_id: (await freshUser()).id } }), member: 403 }],
+  GetUserAccessTokensForUser: [
+    { name: 'their own (no token permission)', call: () => ({ params: { user_id: 'me' } }), member: 403 },
+    { name: "another user's", call: () => ({ params: { user_id: outsider.id } }), member: 403 },
+  ],
+  GetUserAccessToken: [{ name: "another user's token", call: async () => ({ params: { token_id: await outsiderToken() } }), member: 403 }],
+  RevokeUserAccessToken: [{ name: "another user's token", call: async () => ({ body: { token_id: await outsiderToken() } }), member: 403 }],
+  DisableUserAccessToken: [{ name: "another user's token", call: async () => ({ body: { token_id: await outsiderToken() } }), member: 403 }],
+  EnableUserAccessToken: [{ name: "another user's token", call: async () => ({ body: { token_id: await outsiderToken() } }), member: 403 }],
+  UpdatePassword: [
+    // The same password again: later logins of the fixture keep working; the caller's own session is kept.
+    { name: 'their own', call: () => ({ params: { user_id: 'me' }, body: { current_password: 'Passw0rd!', new_password: 'Passw0rd!' } }), member: 'ok' },
+    { name: "another user's", call: async () => ({ params: { user_id: (await freshUser()).id }, body: { new_password: 'N3w-passw0rd' } }), member: 403, errorId: 'api.user.update_password.context.app_error' },
+  ],
+  UpdateUserActive: [{ name: 'deactivate another user', call: async () => ({ params: { user_id: (await freshUser()).id }, body: { active: false } }), member: 403, errorId: 'api.user.update_active.permissions.app_error' }],
+  DeleteUser: [{ name: 'another user', call: async () => ({ params: { user_id: (await freshUser()).id } }), member: 403, errorId: 'api.user.update_active.permissions.app_error' }],
 };
+
+/** A new login session of `who`, and its id (the newest of their sessions). */
+async function newSession(who: Actor): Promise<string> {
+  const fresh = await login(server, who.id, who.username);
+  const list = (await fresh.api.get('/api/v4/users/me/sessions').expect(200)).body as Array<{ id: string; create_at: number }>;
+  return list.sort((a, b) => b.create_at - a.create_at)[0].id;
+}
+
+/** A personal access token of the outsider, made by the admin; its record id. */
+async function outsiderToken(): Promise<string> {
+  return (await world.admin.api.post(`/api/v4/users/${outsider.id}/tokens`, { description: 'matrix' }).expect(200)).body.id;
+}
 
 let teamNameCache: string | undefined;
 let otherTeamNameCache: string | undefined;
@@ -321,8 +357,8 @@ describe('a plain member', () => {
     const token = operationId === 'Logout' ? (await login(server, world.member.id, world.member.username)).token : world.member.token;
     const res = await invoke(op, await build(row, 'member'), token);
     expect(checkAnswer(res, { hook: operationId === 'ExecuteIncomingWebhook' })).toBeNull();
-    if (row.member === 403) {
-      expect({ status: res.status, body: res.text.slice(0, 200) }).toMatchObject({ status: 403 });
+    if (row.member !== 'ok') {
+      expect({ status: res.status, body: res.text.slice(0, 200) }).toMatchObject({ status: row.member });
       expect(JSON.parse(res.text).id).toBe(row.errorId ?? 'api.context.permissions.app_error');
     } else {
       expect2xx(res);

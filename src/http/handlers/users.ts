@@ -60,3 +60,19 @@ export const PatchUser = authed<'PatchUser'>(async ({ path, body, session, app }
 export const CreateUserAccessToken = authed<'CreateUserAccessToken'>(async ({ path, body, session, app }) =>
   ok(await app.sessions.createAccessToken(path.user_id, body, session)),
 );
+
+export const UpdatePassword = authed<'UpdatePassword'>(async ({ path, body, session, app }) => {
+  await app.users.updatePassword(path.user_id, body, session);
+  return statusOk();
+});
+
+export const UpdateUserActive = authed<'UpdateUserActive'>(async ({ path, body, session, app }) => {
+  await app.users.setActive(path.user_id, body.active, session);
+  return statusOk();
+});
+
+/** Mattermost's DELETE deactivates (the account and its posts stay). */
+export const DeleteUser = authed<'DeleteUser'>(async ({ path, session, app }) => {
+  await app.users.setActive(path.user_id, false, session, 'edit_other_users');
+  return statusOk();
+});

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as initial from './001-initial';
 import * as pendingPostId from './002-pending-post-id';
 import * as sessionDetails from './003-session-details';
+import * as abuseResistance from './004-abuse-resistance';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -13,6 +14,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['001-initial', initial],
   ['002-pending-post-id', pendingPostId],
   ['003-session-details', sessionDetails],
+  ['004-abuse-resistance', abuseResistance],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

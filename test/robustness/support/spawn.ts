@@ -40,7 +40,8 @@ export async function startProcess(entry: string, env: Record<string, string>, o
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), entry], {
     cwd: projectRoot(),
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', MM_SERVICESETTINGS_LISTENADDRESS: `127.0.0.1:${port}`, ...env },
+    // These suites load one hook far past its default rate limit on purpose (the limiter has its own tests).
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', MM_SERVICESETTINGS_LISTENADDRESS: `127.0.0.1:${port}`, MM_RATELIMITSETTINGS_WEBHOOKPERSEC: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // If the test process dies first (a timeout, forceExit), the server must not outlive it.

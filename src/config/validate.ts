@@ -1,0 +1,38 @@
+import { AppError } from '../model/app-error';
+import type { Config } from './settings';
+
+const invalid = (id: string, message: string) => AppError.badRequest(`model.config.is_valid.${id}.app_error`, message);
+
+/**
+ * The rules a whole config must meet, checked when a patch is applied (400) and at start-up (the server refuses to
+ * start on a config file or environment that breaks them). Mattermost's ids where it has them.
+ */
+export function configProblem(c: Config): AppError | undefined {
+  const s = c.ServiceSettings;
+  // A SiteURL ends up in links and redirects: only a web address, never javascript: or data:.
+  if (s.SiteURL !== '' && !isHttpUrl(s.SiteURL)) return invalid('site_url', 'Site URL must be a valid URL starting with http:// or https://.');
+  if (!Number.isInteger(s.MaximumPayloadSizeBytes) || s.MaximumPayloadSizeBytes < 1024) {
+    return invalid('max_payload_size', 'Invalid max payload size for service settings. Must be a whole number of at least 1024.');
+  }
+  if (!Number.isInteger(s.MaximumLoginAttempts) || s.MaximumLoginAttempts <= 0) return invalid('login_attempts', 'Invalid maximum login attempts for service settings. Must be a positive number.');
+  if (!Number.isInteger(s.SessionLengthWebInHours) || s.SessionLengthWebInHours < 1) return invalid('session_length', 'Invalid web session length. Must be a positive whole number of hours.');
+  const r = c.RateLimitSettings;
+  if (!Number.isInteger(r.PerSec) || r.PerSec < 1) return invalid('rate_sec', 'Invalid per second for rate limit settings. Must be a positive whole number.');
+  if (!Number.isInteger(r.MaxBurst) || r.MaxBurst < 0) return invalid('max_burst', 'Invalid max burst for rate limit settings. Must be a whole number, at least 0.');
+  if (!Number.isInteger(r.MemoryStoreSize) || r.MemoryStoreSize <= 0) return invalid('rate_mem', 'Invalid memory store size for rate limit settings. Must be a positive whole number.');
+  if (!(r.WebhookPerSec >= 0)) return invalid('webhook_rate_sec', 'Invalid WebhookPerSec for rate limit settings. Must be 0 (no limit) or a positive number.');
+  if (!Number.isInteger(r.WebhookMaxBurst) || r.WebhookMaxBurst < 0) return invalid('webhook_max_burst', 'Invalid WebhookMaxBurst for rate limit settings. Must be a whole number, at least 0.');
+  if (c.ClusterSettings.Enable && !/^rediss?:\/\//.test(c.ClusterSettings.RedisURL)) {
+    return invalid('cluster_redis', 'ClusterSettings.RedisURL must be a redis:// or rediss:// URL when ClusterSettings.Enable is on.');
+  }
+  return undefined;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '';
+  } catch {
+    return false;
+  }
+}
