@@ -4,6 +4,7 @@
 // and still catches a regression.
 import { parseMentions, type MentionKeys } from '../../src/app/mentions';
 import { MAX_USER_PROPS_RUNES } from '../../src/app/rules';
+import { convertAttachment, convertSlackLinks, convertSlackMentions, referencedUserIds } from '../../src/app/slack';
 
 /** Linear code answers these in a few milliseconds; the old code took at least ten seconds on each failing row. */
 const BUDGET_MS = 1000;
@@ -55,6 +56,48 @@ describe('parseMentions is linear', () => {
   ])('%s', (_name, texts, want) => {
     const { value, ms } = timed(() => parseMentions(texts));
     expect(value).toEqual(want);
+    expect(ms).toBeLessThan(BUDGET_MS);
+  });
+});
+
+describe('Slack links are linear', () => {
+  test.each<[string, string, boolean, string]>([
+    // The finding: the attachment pattern re-read the rest of the text from every "<" when no ">" follows.
+    ['attachment: "<a|" repeated', run('', '<a|', PROPS), true, run('', '<a|', PROPS)],
+    ['attachment: "<a|" then "<" repeated', run('<a|', '<', PROPS), true, run('<a|', '<', PROPS)],
+    ['attachment: "|<a" repeated', run('', '|<a', PROPS), true, run('', '|<a', PROPS)],
+    ['attachment: "<a|b\\n" repeated', run('', '<a|b\n', PROPS), true, run('', '<a|b\n', PROPS)],
+    ['attachment: "<" repeated', '<'.repeat(PROPS), true, '<'.repeat(PROPS)],
+    ['attachment: "<a|" repeated, one ">" at the end: one link', run('', '<a|', PROPS, '>'), true, `[${run('', '<a|', PROPS - 1).slice(3)}](a)`],
+    ['attachment: "<a|b>" repeated: every one a link', run('', '<a|b>', PROPS), true, run('', '[b](a)', (PROPS / 5) * 6)],
+    ['message: "<a|" repeated', run('', '<a|', TEXT), false, run('', '<a|', TEXT)],
+    ['message: "<a|" then "<" repeated', run('<a|', '<', TEXT), false, run('<a|', '<', TEXT)],
+    ['message: "<a|b" repeated', run('', '<a|b', TEXT), false, run('', '<a|b', TEXT)],
+    ['message: "<a|b>" repeated: every one a link', run('', '<a|b>', TEXT), false, run('', '[b](a)', (TEXT / 5) * 6)],
+  ])('%s', (_name, input, forAttachment, want) => {
+    const { value, ms } = timed(() => convertSlackLinks(input, forAttachment));
+    expect(value).toBe(want);
+    expect(ms).toBeLessThan(BUDGET_MS);
+  });
+
+  test('convertAttachment: every converted part of a 760 000-character attachment', () => {
+    const text = run('', '<a|', PROPS);
+    const { value, ms } = timed(() => convertAttachment({ pretext: text, text, title: text, fields: [{ value: text }] }, new Map()));
+    expect(value).toEqual({ pretext: text, text, title: text, fields: [{ value: text }] });
+    expect(ms).toBeLessThan(BUDGET_MS);
+  });
+});
+
+describe('Slack mentions are linear', () => {
+  const ALICE = 'a1b2c3d4e5f6g7h8i9j0k1l2m3';
+  test.each<[string, string]>([
+    ['"<@" repeated', '<@'.repeat(TEXT / 2)],
+    ['"<@" and 25 id characters, repeated', run('', `<@${'a'.repeat(25)}`, TEXT)],
+    ['"<!" repeated', '<!'.repeat(TEXT / 2)],
+    ['"<!channel" repeated', run('', '<!channel', TEXT)],
+  ])('%s', (_name, input) => {
+    const { value, ms } = timed(() => [convertSlackMentions(input, new Map([[ALICE, 'alice']])), referencedUserIds([input])] as const);
+    expect(value).toEqual([input, []]);
     expect(ms).toBeLessThan(BUDGET_MS);
   });
 });
