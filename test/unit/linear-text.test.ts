@@ -3,7 +3,7 @@
 // quadratic code these replaced took 10 s to minutes on the same inputs, so the budget cannot flake on a slow machine
 // and still catches a regression.
 import { parseMentions, type MentionKeys } from '../../src/app/mentions';
-import { MAX_USER_PROPS_RUNES } from '../../src/app/rules';
+import { MAX_USER_PROPS_RUNES, isValidChannelName, isValidTeamName } from '../../src/app/rules';
 import { convertAttachment, convertSlackLinks, convertSlackMentions, referencedUserIds } from '../../src/app/slack';
 
 /** Linear code answers these in a few milliseconds; the old code took at least ten seconds on each failing row. */
@@ -99,5 +99,33 @@ describe('Slack mentions are linear', () => {
     const { value, ms } = timed(() => [convertSlackMentions(input, new Map([[ALICE, 'alice']])), referencedUserIds([input])] as const);
     expect(value).toEqual([input, []]);
     expect(ms).toBeLessThan(BUDGET_MS);
+  });
+});
+
+// The rewritten team and channel name patterns must accept exactly what Mattermost's do: every string up to seven
+// characters over letters, digits, the two separators and a character neither allows.
+describe('name patterns accept what Mattermost accepts', () => {
+  const MATTERMOST_TEAM_NAME = /^[a-z0-9]+([a-z\-0-9]+|(__)?)[a-z0-9]+$/;
+  const MATTERMOST_CHANNEL_NAME = /^[a-z0-9]+([a-z\-_0-9]+|(__)?)[a-z0-9]*$/;
+  function* strings(alphabet: string[], maxLength: number, prefix = ''): Generator<string> {
+    yield prefix;
+    if (prefix.length < maxLength) for (const c of alphabet) yield* strings(alphabet, maxLength, prefix + c);
+  }
+  const alphabet = ['a', '0', '-', '_', '.'];
+
+  test('team names', () => {
+    const differ: string[] = [];
+    for (const s of strings(alphabet, 7)) {
+      // Reserved prefixes are not the pattern's business; "a" is not one of them.
+      const want = s.length >= 2 && MATTERMOST_TEAM_NAME.test(s);
+      if (isValidTeamName(s) !== want) differ.push(s);
+    }
+    expect(differ).toEqual([]);
+  });
+
+  test('channel names', () => {
+    const differ: string[] = [];
+    for (const s of strings(alphabet, 7)) if (isValidChannelName(s) !== MATTERMOST_CHANNEL_NAME.test(s)) differ.push(s);
+    expect(differ).toEqual([]);
   });
 });
