@@ -9,15 +9,30 @@ export interface MentionKeys {
 
 // "@name" counts only at a word start, so "mail@example.com" mentions nobody. Usernames may contain ".-_",
 // which also end sentences ("thanks @alice."), so a trailing run of them is tried both kept and trimmed.
+// Linear (PRODUCT.md: every pass over user text is): the name is one greedy run with nothing after it to backtrack for.
 const MENTION = /(?:^|[^a-z0-9_.\-@])@([a-z0-9][a-z0-9._\-]*)/gi;
 
 // Code is quoted, not addressed: Mattermost ignores mentions inside fenced blocks and `inline code`.
+// Both stay linear: an opened fence either closes or runs to the end (`$`), so a block is read once and never
+// retried; an inline span that fails stops at a newline or the end, and no other span starts inside it (no "`").
 const FENCED_CODE = /(^|\n)(```|~~~)[^\n]*\n[\s\S]*?(\n\2[^\n]*(?=\n|$)|$)/g;
 const INLINE_CODE = /`[^`\n]*`/g;
 
 function withoutCode(text: string): string {
   if (!text.includes('`') && !text.includes('~~~')) return text;
   return text.replace(FENCED_CODE, '$1').replace(INLINE_CODE, ' ');
+}
+
+// By hand, not /[._\-]+$/: that regex retries from every character of a run of ".-_" that does not reach the
+// end ("@a....b"), which is quadratic in the run; a 150 KB one froze the server for half a minute.
+function withoutTrailingPunctuation(word: string): string {
+  let end = word.length;
+  while (end > 0 && isNamePunctuation(word.charCodeAt(end - 1))) end--;
+  return word.slice(0, end);
+}
+
+function isNamePunctuation(c: number): boolean {
+  return c === 0x2e /* . */ || c === 0x5f /* _ */ || c === 0x2d /* - */;
 }
 
 export function parseMentions(texts: string[]): MentionKeys {
@@ -27,7 +42,7 @@ export function parseMentions(texts: string[]): MentionKeys {
     const text = withoutCode(raw);
     for (const match of text.matchAll(MENTION)) {
       const word = match[1].toLowerCase();
-      const trimmed = word.replace(/[._\-]+$/, '');
+      const trimmed = withoutTrailingPunctuation(word);
       for (const name of new Set([word, trimmed])) {
         if (name === 'channel') keys.channel = true;
         else if (name === 'all') keys.all = true;

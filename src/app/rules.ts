@@ -9,7 +9,10 @@ export function isValidUsername(username: string): boolean {
   return username.length >= 1 && username.length <= USER_LIMITS.username && USERNAME.test(username) && !RESERVED_USERNAMES.has(username);
 }
 
-const TEAM_NAME = /^[a-z0-9]+([a-z\-0-9]+|(__)?)[a-z0-9]+$/;
+// Accepts exactly what Mattermost's ^[a-z0-9]+([a-z\-0-9]+|(__)?)[a-z0-9]+$ accepts (alphanumeric at both ends and
+// [a-z0-9-] between, or two alphanumeric runs joined by "__") without its three overlapping runs, which backtrack
+// cubically on a near miss ("aaaa…a!"). The 64-character check bounds that today; this form does not rely on it.
+const TEAM_NAME = /^(?:[a-z0-9][a-z0-9-]*[a-z0-9]|[a-z0-9]+__[a-z0-9]+)$/;
 const RESERVED_TEAM_PREFIXES = [
   'admin', 'api', 'channel', 'claim', 'error', 'files', 'help', 'landing', 'login', 'mfa', 'oauth', 'plug',
   'plugins', 'post', 'signup', 'boards', 'playbooks',
@@ -27,7 +30,9 @@ export function isValidTeamName(name: string): boolean {
   return teamNameProblem(name) === null;
 }
 
-const CHANNEL_NAME = /^[a-z0-9]+([a-z\-_0-9]+|(__)?)[a-z0-9]*$/;
+// Accepts exactly what Mattermost's ^[a-z0-9]+([a-z\-_0-9]+|(__)?)[a-z0-9]*$ accepts (an alphanumeric, then any
+// of [a-z0-9_-]) without its overlapping runs, which backtrack polynomially on a near miss, as the team name's did.
+const CHANNEL_NAME = /^[a-z0-9][a-z0-9_-]*$/;
 const DM_NAME = /^[a-z0-9]{26}__[a-z0-9]{26}$/;
 const GM_NAME = /^[a-f0-9]{40}$/;
 

@@ -1,7 +1,7 @@
 // Slack compatibility: the text conventions and attachment normalisation Mattermost applies to webhook payloads.
 
+// Linear: the url stops at "<" and "|", the label at "|", so a failed try never reads past where the next can start.
 const LINK = /<([^\n<|>]+)\|([^|\n>]+)>/g;
-const ATTACHMENT_LINK = /<([^<|]+)\|([^>]+)>/g;
 const USER_REF = /<@([a-z0-9]{26})>/gi;
 
 /** `<!channel>`, `<!here>`, `<!all>` become Mattermost mentions; `<@ID>` becomes `@username` when the id is known. */
@@ -20,7 +20,39 @@ export function convertSlackMentions(text: string, usernames: ReadonlyMap<string
 /** `<url|label>` becomes the Markdown link `[label](url)`. */
 export function convertSlackLinks(text: string, forAttachment = false): string {
   if (!text.includes('<')) return text;
-  return text.replace(forAttachment ? ATTACHMENT_LINK : LINK, (_w, url: string, label: string) => `[${label}](${url})`);
+  if (forAttachment) return convertAttachmentLinks(text);
+  return text.replace(LINK, (_w, url: string, label: string) => `[${label}](${url})`);
+}
+
+/**
+ * Mattermost's looser attachment pattern `<([^<|]+)\|([^>]+)>`, scanned by hand: the url runs from "<" to the first
+ * "<" or "|" and must end at a "|"; the label runs to the first ">" after that (it may hold "|", "<" and newlines)
+ * and must not be empty. As a regex every "<" re-read the rest of a text that has no ">" (`<a|` repeated took
+ * seconds); here each "<" costs its url, and the first ">" is looked up again only once the scan has passed it.
+ */
+function convertAttachmentLinks(text: string): string {
+  let out = '';
+  let copied = 0;
+  let close = -1;
+  for (let open = text.indexOf('<'); open !== -1; ) {
+    let bar = open + 1;
+    while (bar < text.length && text[bar] !== '<' && text[bar] !== '|') bar++;
+    if (bar === text.length) break;
+    if (text[bar] === '|' && bar > open + 1) {
+      if (close <= bar) close = text.indexOf('>', bar + 1);
+      // No ">" after this "|" means none after any later one either: nothing more can match.
+      if (close === -1) break;
+      if (close > bar + 1) {
+        out += `${text.slice(copied, open)}[${text.slice(bar + 1, close)}](${text.slice(open + 1, bar)})`;
+        copied = close + 1;
+        open = text.indexOf('<', copied);
+        continue;
+      }
+    }
+    // The url held no "<", so the next try starts at the "<" or "|" it stopped at, never before.
+    open = text.indexOf('<', bar);
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 /** Every `<@ID>` referenced in the texts, so their usernames can be fetched in one query. */

@@ -145,3 +145,20 @@ describe('mentions', () => {
     expect(own.body.mention_count).toBe(1);
   });
 });
+
+// PRODUCT.md, "Limits and abuse": no input may stall other requests. Payloads at the body limit built for the passes
+// that were quadratic (a mention ending in a long run of "."; "<a|" repeated in an attachment) are answered at once
+// and converted as before. The old code took over ten seconds on each; linear code takes well under one.
+describe('adversarial payloads at the body limit', () => {
+  const BUDGET_MS = 5000;
+  const SIZE = 290_000;
+  test.each<[string, string]>([
+    ['a mention ending in a run of "." (attachment text)', `@a${'.'.repeat(SIZE)}b`],
+    ['"<a|" repeated (attachment text)', '<a|'.repeat(SIZE / 3)],
+  ])('%s', async (_name, text) => {
+    const start = Date.now();
+    const post = await send({ attachments: [{ text }] });
+    expect(Date.now() - start).toBeLessThan(BUDGET_MS);
+    expect(post.props.attachments[0].text).toBe(text);
+  });
+});
