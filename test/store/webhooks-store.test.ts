@@ -61,6 +61,16 @@ forEachDatabase((h) => {
     expect(await h.stores.webhooks.get(other.id)).toEqual(other);
   });
 
+  test('update does not bring back a hook deleted since it was read (a concurrent DELETE stands)', async () => {
+    const hook = makeWebhook({ channel_id: newId(), team_id: newId(), user_id: newId() });
+    await h.stores.webhooks.insert(hook);
+    const read = (await h.stores.webhooks.get(hook.id))!;
+    await h.stores.webhooks.softDelete(hook.id, 30);
+    await h.stores.webhooks.update({ ...read, display_name: 'renamed', update_at: 40 });
+    expect(await h.stores.webhooks.get(hook.id)).toBeUndefined();
+    expect(await h.db.knex('incoming_webhooks').where({ id: hook.id }).first()).toMatchObject({ delete_at: 30, update_at: 30, display_name: hook.display_name });
+  });
+
   test('softDelete hides the hook and stamps it once; deleting again keeps the first time', async () => {
     const hook = makeWebhook({ channel_id: newId(), team_id: newId(), user_id: newId() });
     await h.stores.webhooks.insert(hook);
