@@ -1,3 +1,5 @@
+import { isDatabaseError } from '../model/store-errors';
+import { translateDriverError } from './driver-errors';
 import { Executor, Row, num, str } from './rows';
 
 const ACTIVE = 'active';
@@ -22,8 +24,10 @@ export class ConfigStore {
     if (!existing) {
       try {
         await this.db('configurations').insert({ id: ACTIVE, value, create_at: version });
-      } catch {
-        // A concurrent start seeded it: theirs stands.
+      } catch (err) {
+        // A concurrent start seeded it: theirs stands. Any other failure leaves no config row, and without one every
+        // later save (compare-and-swap on a row) fails forever: the caller must see it.
+        if (!isDatabaseError(translateDriverError(err), 'duplicate')) throw err;
       }
     }
   }

@@ -93,19 +93,29 @@ export class UsersStore {
     return rows.map(mapRow);
   }
 
+  /** The user of that username, in any letter case (usernames are stored lower-case). */
   async getByUsername(username: string): Promise<UserRecord | undefined> {
-    const row = await this.db(TABLE).where({ username: username.toLowerCase() }).first();
-    return row ? mapRow(row) : undefined;
+    return this.getExactly('username', username.toLowerCase());
   }
 
   async getByUsernames(usernames: string[]): Promise<UserRecord[]> {
     if (usernames.length === 0) return [];
-    return (await this.db(TABLE).whereIn('username', usernames)).map(mapRow);
+    const wanted = new Set(usernames);
+    // As in getExactly: the column's collation ignores trailing spaces.
+    return (await this.db(TABLE).whereIn('username', usernames)).filter((r: Row) => wanted.has(str(r.username))).map(mapRow);
   }
 
+  /** The user of that email address, in any letter case (addresses are stored lower-case). */
   async getByEmail(email: string): Promise<UserRecord | undefined> {
-    const row = await this.db(TABLE).where({ email: email.toLowerCase() }).first();
-    return row ? mapRow(row) : undefined;
+    return this.getExactly('email', email.toLowerCase());
+  }
+
+  private async getExactly(column: 'username' | 'email', value: string): Promise<UserRecord | undefined> {
+    const row = await this.db(TABLE).where(column, value).first();
+    // The columns are utf8mb4_bin on MySQL, exact in case and accents, but a PAD SPACE collation: "bob " finds "bob".
+    // Only an exact match counts, as on SQLite. (The unique index pads the same way, so the row found is the only
+    // candidate.)
+    return row && str(row[column]) === value ? mapRow(row) : undefined;
   }
 
   /** Counts every user ever created, deleted ones included: only an empty database makes a first admin. */
@@ -142,9 +152,13 @@ export class UsersStore {
     if (filter.active === true) q.where('delete_at', 0);
     if (filter.active === false) q.where('delete_at', '>', 0);
     if (filter.role) {
-      // Roles are a space-separated list: match whole words only.
-      const role = filter.role;
-      q.where((w) => w.where('roles', role).orWhere('roles', 'like', `${role} %`).orWhere('roles', 'like', `% ${role}`).orWhere('roles', 'like', `% ${role} %`));
+      // Roles are a space-separated list of lower-case names: match whole words only. The role is escaped for LIKE, so
+      // "_" and "%" in it are themselves, not wildcards ("system_admin" must not match "systemXadmin"); and it is
+      // lower-cased, so the filter ignores case on SQLite (where = is exact and LIKE is not) as it does on MySQL.
+      const role = filter.role.toLowerCase();
+      const escaped = role.replace(/[!%_]/g, '!$&');
+      const like = (pattern: string) => this.db.raw("?? LIKE ? ESCAPE '!'", ['roles', pattern]);
+      q.where((w) => w.where('roles', role).orWhere(like(`${escaped} %`)).orWhere(like(`% ${escaped}`)).orWhere(like(`% ${escaped} %`)));
     }
     if (filter.cursorId !== undefined) {
       q.where('id', '>', filter.cursorId).orderBy('id').limit(filter.perPage);

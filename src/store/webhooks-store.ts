@@ -59,9 +59,11 @@ export class WebhooksStore {
     return num(r?.n);
   }
 
+  /** Replaces a live hook's fields. A hook deleted since the caller read it stays deleted. */
   async update(h: IncomingWebhook): Promise<void> {
     const { id, ...rest } = h;
-    await this.db('incoming_webhooks').where({ id }).update(rest);
+    // The caller's copy says delete_at 0: written to a hook another request deleted in between, it would revive it.
+    await this.db('incoming_webhooks').where({ id, delete_at: 0 }).update(rest);
   }
 
   async softDelete(id: string, now: number): Promise<void> {

@@ -1,24 +1,43 @@
-// Store-level fixtures: a migrated database of the harness's dialect and plain domain records to insert.
+// Store-level fixtures: migrated databases of every available dialect and plain domain records to insert.
 import type { Channel, IncomingWebhook, Post, Team, UserRecord } from '../../src/model';
 import { newChannel, newPost } from '../../src/app/records';
 import { newId } from '../../src/lib/ids';
 import { createStores, type Stores } from '../../src/store';
-import { migrate, openDatabase, type Database } from '../../src/store/db';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { migrate, openDatabase, type Database, type Dialect } from '../../src/store/db';
+import { createTestDatabase, mysqlTestUrl, type TestDatabase } from '../support/database';
 
 export interface StoreHarness {
+  dialect: Dialect;
   testDb: TestDatabase;
   db: Database;
   stores: Stores;
   close(): Promise<void>;
 }
 
-/** A fresh database (SQLite, or MariaDB when PARLEY_TEST_DATABASE is set), optionally migrated. */
-export async function openStores(opts: { migrated?: boolean } = {}): Promise<StoreHarness> {
-  const testDb = await createTestDatabase();
+/**
+ * The databases every store suite runs on, in one Jest run: SQLite always, MySQL/MariaDB too whenever a server is
+ * known (PARLEY_TEST_DATABASE or PARLEY_MYSQL_URL). The stores are the one layer whose SQL differs in behaviour
+ * between the two (collations, types, locking), so a store change is checked on both by a single `npx jest test/store`.
+ * CI's plain pass has PARLEY_MYSQL_URL set and so covers both; its MariaDB pass (PARLEY_TEST_DATABASE) leaves
+ * test/store out (see .ci/run) rather than run the same suites on the same server again.
+ */
+export function storeDialects(): Dialect[] {
+  return mysqlTestUrl() ? ['sqlite', 'mysql'] : ['sqlite'];
+}
+
+/** A fresh database of the dialect, migrated unless told otherwise; the caller closes it. */
+export async function openStores(opts: { dialect: Dialect; migrated?: boolean }): Promise<StoreHarness> {
+  const testDb = await createTestDatabase(opts.dialect);
   const db = openDatabase({ driverName: testDb.driver, dataSource: testDb.dataSource });
-  if (opts.migrated !== false) await migrate(db);
+  try {
+    if (opts.migrated !== false) await migrate(db);
+  } catch (err) {
+    await db.close();
+    await testDb.drop();
+    throw err;
+  }
   return {
+    dialect: testDb.driver,
     testDb,
     db,
     stores: createStores(db),
@@ -27,6 +46,33 @@ export async function openStores(opts: { migrated?: boolean } = {}): Promise<Sto
       await testDb.drop();
     },
   };
+}
+
+/**
+ * A database of its own for the enclosing describe block: opened before its first test, dropped after its last. The
+ * harness is filled in then (only `dialect` is there at once), so tests and hooks read it, never the describe body.
+ */
+export function useStores(dialect: Dialect, opts: { migrated?: boolean } = {}): StoreHarness {
+  const h = { dialect } as StoreHarness;
+  let opened: StoreHarness | undefined;
+  beforeAll(async () => {
+    opened = await openStores({ ...opts, dialect });
+    Object.assign(h, opened);
+  });
+  afterAll(async () => {
+    await opened?.close();
+  });
+  return h;
+}
+
+/**
+ * Runs a store suite once per available database (storeDialects), each in a describe block named after it ("on
+ * sqlite", "on mysql") with a database of its own: `forEachDatabase((h) => { test(...) })`.
+ */
+export function forEachDatabase(body: (h: StoreHarness) => void, opts: { migrated?: boolean } = {}): void {
+  describe.each(storeDialects())('on %s', (dialect) => {
+    body(useStores(dialect, opts));
+  });
 }
 
 let n = 0;

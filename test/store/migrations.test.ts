@@ -1,99 +1,94 @@
 import { migrate, rollbackAll } from '../../src/store/db';
 import { migrationConfig } from '../../src/store/migrations';
-import { channelWithMembers, makeChannel, makePost, makeTeam, makeUser, makeWebhook, openStores, writePosts, type StoreHarness } from './fixtures';
+import { channelWithMembers, makeChannel, makePost, makeTeam, makeUser, makeWebhook, writePosts, forEachDatabase } from './fixtures';
 
 const TABLES = ['users', 'sessions', 'user_access_tokens', 'teams', 'team_members', 'channels', 'channel_members', 'posts', 'incoming_webhooks', 'configurations'];
 
-let h: StoreHarness;
-
-beforeAll(async () => {
-  h = await openStores({ migrated: false });
-});
-afterAll(() => h.close());
-
-async function existing(): Promise<string[]> {
-  const out: string[] = [];
-  for (const t of TABLES) if (await h.db.knex.schema.hasTable(t)) out.push(t);
-  return out;
-}
-
-/** One row in every table, through the stores, the way the app writes them. */
-async function insertRealRows(opts: { sessions?: boolean } = {}): Promise<{ postId: string; hookId: string }> {
-  const { stores } = h;
-  const user = makeUser();
-  await stores.users.insert(user);
-  // Sessions as the current schema stores them (003 added columns); older schemas get theirs from the raw row.
-  if (opts.sessions === false) await h.db.knex('sessions').insert({ id: user.id, token_hash: 'a'.repeat(64), user_id: user.id, create_at: 1, expires_at: 2 });
-  else await stores.sessions.createSession({ id: user.id, tokenHash: 'a'.repeat(64), userId: user.id, createAt: 1, expiresAt: 2, csrfToken: 'c'.repeat(26) });
-  await stores.sessions.createAccessToken({ id: user.id, tokenHash: 'b'.repeat(64), user_id: user.id, description: 'ci', is_active: true, expires_at: 0 });
-  const team = makeTeam();
-  await stores.teams.insert(team);
-  await stores.teams.insertMember({ team_id: team.id, user_id: user.id, scheme_admin: true, create_at: 1 });
-  const channel = await channelWithMembers(stores, makeChannel({ team_id: team.id }), [user.id]);
-  const post = makePost({ channel_id: channel.id, user_id: user.id, create_at: 10, message: '😀 migrated', props: { from_webhook: 'true' } });
-  await writePosts(stores, channel.id, [post], new Map([[user.id, { all: 1, root: 1 }]]));
-  const hook = makeWebhook({ channel_id: channel.id, team_id: team.id, user_id: user.id });
-  await stores.webhooks.insert(hook);
-  await stores.config.seed(JSON.stringify({ ServiceSettings: { SiteURL: 'http://x' } }), 1);
-  return { postId: post.id, hookId: hook.id };
-}
-
-test('migrate up, insert real rows, roll everything back, migrate up again', async () => {
-  expect(await existing()).toEqual([]);
-  await migrate(h.db);
-  expect(await existing()).toEqual(TABLES);
-  const [, pending] = await h.db.knex.migrate.list(migrationConfig);
-  expect(pending).toEqual([]);
-
-  const first = await insertRealRows();
-  for (const t of TABLES) {
-    const [{ n }] = await h.db.knex(t).count({ n: '*' });
-    expect([t, Number(n)]).toEqual([t, 1]);
+forEachDatabase((h) => {
+  async function existing(): Promise<string[]> {
+    const out: string[] = [];
+    for (const t of TABLES) if (await h.db.knex.schema.hasTable(t)) out.push(t);
+    return out;
   }
-  expect((await h.stores.posts.get(first.postId))?.message).toBe('😀 migrated');
 
-  // Rolling back with data present drops every table, leaving only Knex's own bookkeeping.
-  await rollbackAll(h.db);
-  expect(await existing()).toEqual([]);
-  const [done, todo] = await h.db.knex.migrate.list(migrationConfig);
-  expect(done).toEqual([]);
-  expect(todo.length).toBeGreaterThan(0);
+  /** One row in every table, through the stores, the way the app writes them. */
+  async function insertRealRows(opts: { sessions?: boolean } = {}): Promise<{ postId: string; hookId: string }> {
+    const { stores } = h;
+    const user = makeUser();
+    await stores.users.insert(user);
+    // Sessions as the current schema stores them (003 added columns); older schemas get theirs from the raw row.
+    if (opts.sessions === false) await h.db.knex('sessions').insert({ id: user.id, token_hash: 'a'.repeat(64), user_id: user.id, create_at: 1, expires_at: 2 });
+    else await stores.sessions.createSession({ id: user.id, tokenHash: 'a'.repeat(64), userId: user.id, createAt: 1, expiresAt: 2, csrfToken: 'c'.repeat(26) });
+    await stores.sessions.createAccessToken({ id: user.id, tokenHash: 'b'.repeat(64), user_id: user.id, description: 'ci', is_active: true, expires_at: 0 });
+    const team = makeTeam();
+    await stores.teams.insert(team);
+    await stores.teams.insertMember({ team_id: team.id, user_id: user.id, scheme_admin: true, create_at: 1 });
+    const channel = await channelWithMembers(stores, makeChannel({ team_id: team.id }), [user.id]);
+    const post = makePost({ channel_id: channel.id, user_id: user.id, create_at: 10, message: '😀 migrated', props: { from_webhook: 'true' } });
+    await writePosts(stores, channel.id, [post], new Map([[user.id, { all: 1, root: 1 }]]));
+    const hook = makeWebhook({ channel_id: channel.id, team_id: team.id, user_id: user.id });
+    await stores.webhooks.insert(hook);
+    await stores.config.seed(JSON.stringify({ ServiceSettings: { SiteURL: 'http://x' } }), 1);
+    return { postId: post.id, hookId: hook.id };
+  }
 
-  await migrate(h.db);
-  expect(await existing()).toEqual(TABLES);
-  expect(await h.stores.posts.get(first.postId)).toBeUndefined();
-  expect(await h.stores.users.countAll()).toBe(0);
+  test('migrate up, insert real rows, roll everything back, migrate up again', async () => {
+    expect(await existing()).toEqual([]);
+    await migrate(h.db);
+    expect(await existing()).toEqual(TABLES);
+    const [, pending] = await h.db.knex.migrate.list(migrationConfig);
+    expect(pending).toEqual([]);
 
-  // The rebuilt schema takes the same rows again, constraints and all.
-  const second = await insertRealRows();
-  expect((await h.stores.webhooks.get(second.hookId))?.id).toBe(second.hookId);
-  expect(await h.stores.config.load()).toMatchObject({ version: 1 });
+    const first = await insertRealRows();
+    for (const t of TABLES) {
+      const [{ n }] = await h.db.knex(t).count({ n: '*' });
+      expect([t, Number(n)]).toEqual([t, 1]);
+    }
+    expect((await h.stores.posts.get(first.postId))?.message).toBe('😀 migrated');
 
-  // Running migrate on an up-to-date database changes nothing.
-  await migrate(h.db);
-  expect((await h.stores.posts.get(second.postId))?.message).toBe('😀 migrated');
-});
+    // Rolling back with data present drops every table, leaving only Knex's own bookkeeping.
+    await rollbackAll(h.db);
+    expect(await existing()).toEqual([]);
+    const [done, todo] = await h.db.knex.migrate.list(migrationConfig);
+    expect(done).toEqual([]);
+    expect(todo.length).toBeGreaterThan(0);
 
-test('002 widens pending_post_id under posts written by the initial schema, and narrows it back on rollback', async () => {
-  await rollbackAll(h.db);
-  await h.db.knex.migrate.up(migrationConfig); // 001 only: a database from before the fix
-  const { stores } = h;
-  const old = await insertRealRows({ sessions: false });
-  const channelId = (await stores.posts.get(old.postId))!.channel_id;
-  const userId = (await stores.posts.get(old.postId))!.user_id;
+    await migrate(h.db);
+    expect(await existing()).toEqual(TABLES);
+    expect(await h.stores.posts.get(first.postId)).toBeUndefined();
+    expect(await h.stores.users.countAll()).toBe(0);
 
-  await migrate(h.db);
-  // What the web app sends: the user's id, a colon and a millisecond timestamp.
-  const pending = `${userId}:1795297971782`;
-  const post = makePost({ channel_id: channelId, user_id: userId, create_at: 20, pending_post_id: pending });
-  await writePosts(stores, channelId, [post]);
-  expect((await stores.posts.get(post.id))?.pending_post_id).toBe(pending);
-  expect((await stores.posts.get(old.postId))?.message).toBe('😀 migrated');
+    // The rebuilt schema takes the same rows again, constraints and all.
+    const second = await insertRealRows();
+    expect((await h.stores.webhooks.get(second.hookId))?.id).toBe(second.hookId);
+    expect(await h.stores.config.load()).toMatchObject({ version: 1 });
 
-  // Back to 001 (through every later migration): on MySQL the column holds 26 characters again, so longer ids are
-  // cut (SQLite keeps them whole).
-  while ((await h.db.knex.migrate.list(migrationConfig))[0].length > 1) await h.db.knex.migrate.down(migrationConfig);
-  const kept = (await stores.posts.get(post.id))?.pending_post_id;
-  expect(kept).toBe(h.testDb.driver === 'mysql' ? pending.slice(0, 26) : pending);
-  await migrate(h.db);
-});
+    // Running migrate on an up-to-date database changes nothing.
+    await migrate(h.db);
+    expect((await h.stores.posts.get(second.postId))?.message).toBe('😀 migrated');
+  });
+
+  test('002 widens pending_post_id under posts written by the initial schema, and narrows it back on rollback', async () => {
+    await rollbackAll(h.db);
+    await h.db.knex.migrate.up(migrationConfig); // 001 only: a database from before the fix
+    const { stores } = h;
+    const old = await insertRealRows({ sessions: false });
+    const channelId = (await stores.posts.get(old.postId))!.channel_id;
+    const userId = (await stores.posts.get(old.postId))!.user_id;
+
+    await migrate(h.db);
+    // What the web app sends: the user's id, a colon and a millisecond timestamp.
+    const pending = `${userId}:1795297971782`;
+    const post = makePost({ channel_id: channelId, user_id: userId, create_at: 20, pending_post_id: pending });
+    await writePosts(stores, channelId, [post]);
+    expect((await stores.posts.get(post.id))?.pending_post_id).toBe(pending);
+    expect((await stores.posts.get(old.postId))?.message).toBe('😀 migrated');
+
+    // Back to 001 (through every later migration): on MySQL the column holds 26 characters again, so longer ids are
+    // cut (SQLite keeps them whole).
+    while ((await h.db.knex.migrate.list(migrationConfig))[0].length > 1) await h.db.knex.migrate.down(migrationConfig);
+    const kept = (await stores.posts.get(post.id))?.pending_post_id;
+    expect(kept).toBe(h.testDb.driver === 'mysql' ? pending.slice(0, 26) : pending);
+    await migrate(h.db);
+  });
+}, { migrated: false });

@@ -9,16 +9,18 @@ const kindOf = (err: unknown) => {
   return t instanceof DatabaseError ? t.kind : undefined;
 };
 import { openDatabase, type Database } from '../../src/store/db';
-import { createTestDatabase, testDialect, type TestDatabase } from '../support/database';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { storeDialects } from './fixtures';
 
-const onMysql = testDialect() === 'mysql' ? describe : describe.skip;
+// Like every store suite, it runs whenever a MySQL server is known (PARLEY_TEST_DATABASE or PARLEY_MYSQL_URL).
+const onMysql = storeDialects().includes('mysql') ? describe : describe.skip;
 
 onMysql('query timeout (MySQL)', () => {
   let tdb: TestDatabase;
   let db: Database;
 
   beforeAll(async () => {
-    tdb = await createTestDatabase();
+    tdb = await createTestDatabase('mysql');
     db = openDatabase({ driverName: 'mysql', dataSource: tdb.dataSource, queryTimeoutMs: 400, maxConnections: 1 });
   });
   afterAll(async () => {
@@ -91,4 +93,4 @@ onMysql('query timeout (MySQL)', () => {
   });
 });
 
-if (testDialect() !== 'mysql') test.skip('query timeout: MySQL only (SQLite statements run in-process)', () => undefined);
+if (!storeDialects().includes('mysql')) test.skip('query timeout: MySQL only (SQLite statements run in-process)', () => undefined);
