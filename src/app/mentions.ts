@@ -9,7 +9,7 @@ export interface MentionKeys {
 
 // "@name" counts only at a word start, so "mail@example.com" mentions nobody. Usernames may contain ".-_",
 // which also end sentences ("thanks @alice."), so a trailing run of them is tried both kept and trimmed.
-// Linear (PRODUCT.md: every pass over user text is): the name is one greedy run with nothing after it to backtrack for.
+// Linear (as every pass over user text must be): the name is one greedy run with nothing after it to backtrack for.
 const MENTION = /(?:^|[^a-z0-9_.\-@])@([a-z0-9][a-z0-9._\-]*)/gi;
 
 // Code is quoted, not addressed: Mattermost ignores mentions inside fenced blocks and `inline code`.

@@ -48,7 +48,7 @@ export function hookIdFromUrl(url: string): string {
   }
 }
 
-/** Success: 200 `text/plain` "ok" (PRODUCT.md, webhook rule 14). */
+/** Success: 200 `text/plain` "ok" (docs/webhook-rules.md, rule 14). */
 export function writeOk(res: ServerResponse): void {
   res.statusCode = 200;
   res.setHeader('Content-Type', 'text/plain');

@@ -1,5 +1,5 @@
 /**
- * Post props only the server sets (PRODUCT.md webhook rule 8, docs/webhook-rules.md): the BOT marker and the name
+ * Post props only the server sets (docs/webhook-rules.md, rule 8): the BOT marker and the name
  * and icon shown. Neither a post's author nor a webhook payload can set them through `props`; editing a post keeps
  * them as they were.
  */

@@ -2,6 +2,7 @@ import busboy from 'busboy';
 import { Readable } from 'node:stream';
 import { AppError } from '../model';
 import { MAX_JSON_DEPTH, nestingExceeds } from '../lib/json-depth';
+import { mayHoldLoneSurrogates, wellFormedJson } from '../lib/well-formed';
 import { parseMediaType } from './content-type';
 
 /** The JSON fields a multipart request may carry as individual parts. */
@@ -12,8 +13,8 @@ const KNOWN_FIELDS = ['text', 'channel', 'username', 'icon_url', 'icon_emoji', '
 const parseError = (detail: string) => AppError.badRequest('web.incoming_webhook.parse.app_error', 'Unable to parse incoming data.', detail);
 
 /**
- * Decodes a webhook request body into the one JSON payload object, whatever encoding it came in (PRODUCT.md,
- * webhook rules 1-3): JSON; a form with the JSON in `payload`; multipart with a `payload` part or one part per
+ * Decodes a webhook request body into the one JSON payload object, whatever encoding it came in (docs/webhook-rules.md,
+ * rules 1-3): JSON; a form with the JSON in `payload`; multipart with a `payload` part or one part per
  * field; no Content-Type, where a body starting with `payload=` is the form convention and anything else JSON.
  */
 export async function decodeWebhookBody(contentType: string | undefined, body: Buffer): Promise<Record<string, unknown>> {
@@ -27,7 +28,7 @@ export async function decodeWebhookBody(contentType: string | undefined, body: B
   if (media.type === 'multipart/form-data') return fromMultipart(contentType as string, body);
   // application/json and every other type: the body is JSON, as Mattermost reads it (text/plain senders exist).
   // A form-encoded body under such a type is a Content-Type mistake; the spec gives it the media-type error, whose
-  // message says what to fix (PRODUCT.md, webhook rule 3: 400).
+  // message says what to fix (docs/webhook-rules.md, rule 3: 400).
   if (text.startsWith('payload=')) {
     throw AppError.badRequest(
       'web.incoming_webhook.media_type.app_error',
@@ -38,7 +39,7 @@ export async function decodeWebhookBody(contentType: string | undefined, body: B
 }
 
 /**
- * No Content-Type and a body starting with `payload=` (PRODUCT.md, webhook rule 2): the rest of the body is the
+ * No Content-Type and a body starting with `payload=` (docs/webhook-rules.md, rule 2): the rest of the body is the
  * JSON, URL-decoded. The whole rest, not a form field: such senders rarely encode, and a raw "&" (as in "R&D")
  * must not cut the JSON short.
  */
@@ -110,6 +111,8 @@ export function fromJson(text: string): Record<string, unknown> {
   if (value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value)) throw parseError('The payload must be a JSON object.');
   if (nestingExceeds(value)) throw parseError(`The payload nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep.`);
+  // Lone surrogates ("\ud800") become U+FFFD before anything measures the text (a split would miscount them).
+  if (mayHoldLoneSurrogates(text)) value = wellFormedJson(value);
   return normaliseKeys(value as Record<string, unknown>);
 }
 
@@ -131,7 +134,7 @@ function normaliseKeys(raw: Record<string, unknown>): Record<string, unknown> {
   return blankTypeIsEmpty(out);
 }
 
-/** A blank `type` is an ordinary post (PRODUCT.md, webhook rule 5: only a non-blank type must start with custom_). */
+/** A blank `type` is an ordinary post (docs/webhook-rules.md, rule 5: only a non-blank type must start with custom_). */
 function blankTypeIsEmpty(payload: Record<string, unknown>): Record<string, unknown> {
   if (typeof payload.type === 'string' && payload.type !== '' && payload.type.trim() === '') payload.type = '';
   return payload;

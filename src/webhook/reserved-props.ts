@@ -2,7 +2,7 @@ import type { WEBHOOK_RESERVED_PROPS as SERVER_RESERVED } from '../model/props';
 import type { PayloadProblem } from './validate';
 
 /**
- * Props keys a payload cannot set (PRODUCT.md, webhook rule 8): the server owns them, so the BOT marker and the
+ * Props keys a payload cannot set (docs/webhook-rules.md, rule 8): the server owns them, so the BOT marker and the
  * name shown on a post cannot be forged. The server does not reject them, it overwrites or drops them; the payload
  * checker and the mock report them so an integration author learns why a value never shows up.
  */

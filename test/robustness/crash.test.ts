@@ -1,4 +1,4 @@
-// Crash safety (issue "Measure and harden"; PRODUCT: "An ok means committed"): 20 parallel webhook senders, each
+// Crash safety (issue "Measure and harden"; docs/webhook-rules.md rule 11: an ok means committed): 20 parallel webhook senders, each
 // post with a unique text; the server process is killed with SIGKILL mid-load, restarted on the same database, and
 // killed again, three times. Afterwards every post that was answered `ok` is stored exactly once, nothing is stored
 // twice, and a message split into several posts is stored whole or not at all. Runs on the database

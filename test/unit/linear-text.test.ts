@@ -1,4 +1,4 @@
-// Every pass over user text is linear in its length (PRODUCT.md, "Limits and abuse"): adversarial inputs at the size
+// Every pass over user text is linear in its length (README, "Limits, sessions and abuse resistance"): adversarial inputs at the size
 // limits, each checked for its answer and for finishing within a budget far above what linear code needs. The
 // quadratic code these replaced took 10 s to minutes on the same inputs, so the budget cannot flake on a slow machine
 // and still catches a regression.
@@ -10,7 +10,7 @@ import { convertAttachment, convertSlackLinks, convertSlackMentions, referencedU
 const BUDGET_MS = 1000;
 /** A webhook text before it is split into posts: the default MaximumPayloadSizeBytes. */
 const TEXT = 300_000;
-/** An attachment text inside a post's props: the props limit (PRODUCT.md, webhook rule 10). */
+/** An attachment text inside a post's props: the props limit (docs/webhook-rules.md, rule 10). */
 const PROPS = 760_000;
 
 function timed<T>(run: () => T): { value: T; ms: number } {

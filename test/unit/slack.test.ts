@@ -1,4 +1,4 @@
-// Slack compatibility conversions (PRODUCT webhook rules 8-9), as Mattermost applies them.
+// Slack compatibility conversions (docs/webhook-rules.md, rules 8-9), as Mattermost applies them.
 import {
   AttachmentError,
   attachmentTexts,

@@ -1,4 +1,4 @@
-// Decoding a webhook body into one payload object, whatever the encoding (PRODUCT webhook rules 1-3).
+// Decoding a webhook body into one payload object, whatever the encoding (docs/webhook-rules.md, rules 1-3).
 import { AppError } from '../../src/model';
 import { parseMediaType } from '../../src/webhook/content-type';
 import { decodeWebhookBody, fromJson } from '../../src/webhook/decode';

@@ -1,4 +1,4 @@
-// Where a webhook post goes (PRODUCT rule 6), who may post there, the disabled switch (rule 4) and the error ids
+// Where a webhook post goes (docs/webhook-rules.md, rule 6), who may post there, the disabled switch (rule 4) and the error ids
 // of this path (rule 13): the hook key never appears in an answer.
 import { createUser, createWorld, startTestServer, type Actor, type TestServer, type World } from '../support/server';
 import { addToChannel, channelPosts, createChannel, createHook, expectError, expectOk, lastPost, patchConfig, postJson, rawPost, uniqueName } from './hooks-support';

@@ -1,5 +1,5 @@
 // Real clients against POST /hooks/{key}: @slack/webhook (unchanged) and curl's exact wire formats
-// (reference/real-clients.md), and the success answer of PRODUCT rule 14.
+// (reference/real-clients.md), and the success answer of docs/webhook-rules.md rule 14.
 import { IncomingWebhook } from '@slack/webhook';
 import request from 'supertest';
 import { createUser, createWorld, startTestServer, type Actor, type TestServer, type World } from '../support/server';
@@ -22,7 +22,7 @@ afterAll(() => server.close());
 
 const ID = /^[a-z0-9]{26}$/;
 
-/** PRODUCT rule 14: 200, Content-Type text/plain exactly, body "ok", X-Request-Id, X-Version-Id, Date. */
+/** docs/webhook-rules.md rule 14: 200, Content-Type text/plain exactly, body "ok", X-Request-Id, X-Version-Id, Date. */
 function expectOkAnswer(res: RawResponse): void {
   expect(res.status).toBe(200);
   expect(res.headers['content-type']).toBe('text/plain');

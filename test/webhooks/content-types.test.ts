@@ -1,5 +1,5 @@
 // The content-type matrix of POST /hooks/{key}: every case of Mattermost's own test (reference §1.3), adapted to
-// PRODUCT.md where Parley decides differently, plus PRODUCT webhook rules 1-3. Each success is read back.
+// docs/webhook-rules.md where Parley decides differently (rules 1-3). Each success is read back.
 import { createUser, createWorld, startTestServer, type Actor, type TestServer, type World } from '../support/server';
 import { channelPosts, createHook, expectError, rawPost, type RawResponse } from './hooks-support';
 
@@ -60,7 +60,7 @@ const rows: Row[] = [
   { name: 'urlencoded payload={"text": "test text"}', contentType: FORM, body: 'payload={"text": "test text"}', status: 200, stored: { message: 'test text' } },
   { name: 'urlencoded, empty text', contentType: FORM, body: 'payload={"text": ""}', status: 400, errorId: 'web.incoming_webhook.text.app_error' },
   { name: 'urlencoded, channel "junk"', contentType: FORM, body: 'payload={"text": "x", "channel": "junk"}', status: 404, errorId: 'web.incoming_webhook.channel.app_error' },
-  // PRODUCT rule 4: an unknown key is 404 (Mattermost answers 400).
+  // docs/webhook-rules.md rule 4: an unknown key is 404 (Mattermost answers 400).
   { name: 'urlencoded, hook id abc123', contentType: FORM, body: 'payload={"text": "test text"}', hook: 'abc123', status: 404, errorId: 'web.incoming_webhook.invalid.app_error' },
   { name: 'urlencoded, unknown 26-character hook id', contentType: FORM, body: 'payload={"text": "test text"}', hook: 'unknown', status: 404, errorId: 'web.incoming_webhook.invalid.app_error' },
   { name: 'application/json {"text":"this is a test"}', contentType: JSON_TYPE, body: '{"text":"this is a test"}', status: 200, stored: { message: 'this is a test' } },
@@ -84,7 +84,7 @@ const rows: Row[] = [
     stored: { message: 'multipart fields' },
   },
   { name: 'mimetype/wrong with a payload= body', contentType: 'mimetype/wrong', body: 'payload={"text":"x"}', status: 400, errorId: 'web.incoming_webhook.media_type.app_error' },
-  // PRODUCT rule 2: any other media type is parsed as JSON.
+  // docs/webhook-rules.md rule 2: any other media type is parsed as JSON.
   { name: 'mimetype/wrong with a JSON body', contentType: 'mimetype/wrong', body: '{"text":"wrong type, json body"}', status: 200, stored: { message: 'wrong type, json body' } },
   { name: 'no Content-Type, JSON body', contentType: null, body: '{"text":"no content type"}', status: 200, stored: { message: 'no content type' } },
   {
@@ -98,7 +98,7 @@ const rows: Row[] = [
   { name: 'locked hook, its own channel by name', contentType: JSON_TYPE, body: '{"text":"locked own","channel":"town-square"}', hook: 'locked', status: 200, stored: { message: 'locked own', displayName: 'Locked' } },
   { name: 'locked hook, another channel', contentType: JSON_TYPE, body: '{"text":"x","channel":"off-topic"}', hook: 'locked', status: 403, errorId: 'web.incoming_webhook.channel_locked.app_error' },
 
-  // ---- PRODUCT webhook rules 1-3 ------------------------------------------------------------------------------
+  // ---- docs/webhook-rules.md rules 1-3 ---------------------------------------------------------------------------
   { name: 'no Content-Type, payload= body', contentType: null, body: 'payload={"text":"no type, form convention"}', status: 200, stored: { message: 'no type, form convention' } },
   {
     name: 'no Content-Type, URL-encoded payload= body',
@@ -207,7 +207,7 @@ test.each(rows.map((r) => [r.name, r] as const))('%s', async (_name, row) => {
 });
 
 test('the matrix covers every row of reference §1.3 that applies to Parley', () => {
-  // Guards against rows being dropped: 26 reference rows (including the 403/locked ones) + PRODUCT rows.
+  // Guards against rows being dropped: 26 reference rows (including the 403/locked ones) + the rows of docs/webhook-rules.md.
   expect(rows.length).toBeGreaterThanOrEqual(50);
   expect(rows.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(30);
 });

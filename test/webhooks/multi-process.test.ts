@@ -1,5 +1,5 @@
 // Two server processes sharing one database: every management change made through process A takes effect on
-// process B's very next webhook post, although B caches hooks, creators and channels (PRODUCT: consistent across
+// process B's very next webhook post, although B caches hooks, creators and channels (the product rule: consistent across
 // several processes behind a load balancer).
 import { createUser, createWorld, startTestServer, type TestServer, type World } from '../support/server';
 import { addToChannel, createChannel, createHook, expectError, expectOk, lastPost, postJson, uniqueName } from './hooks-support';

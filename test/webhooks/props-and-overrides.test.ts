@@ -1,4 +1,4 @@
-// What a webhook post carries: server-owned props (PRODUCT rule 8), attachments, the post type (rule 5) and the
+// What a webhook post carries: server-owned props (docs/webhook-rules.md, rule 8), attachments, the post type (rule 5) and the
 // username/icon overrides (rule 7).
 import { createUser, createWorld, startTestServer, type Actor, type TestServer, type World } from '../support/server';
 import { createHook, expectError, expectOk, lastPost, patchConfig, postJson } from './hooks-support';

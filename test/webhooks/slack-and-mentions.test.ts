@@ -1,4 +1,4 @@
-// Slack text conventions in webhook posts (PRODUCT rule 9) and mentions (rule 12): a webhook post's mentions
+// Slack text conventions in webhook posts (docs/webhook-rules.md, rule 9) and mentions (rule 12): a webhook post's mentions
 // count like an ordinary post's, and may mention the hook's own creator.
 import { createUser, createWorld, startTestServer, type Actor, type TestServer, type World } from '../support/server';
 import { addToChannel, createChannel, createHook, expectOk, lastPost, postJson, uniqueName } from './hooks-support';
@@ -146,7 +146,7 @@ describe('mentions', () => {
   });
 });
 
-// PRODUCT.md, "Limits and abuse": no input may stall other requests. Payloads at the body limit built for the passes
+// No input may stall other requests. Payloads at the body limit built for the passes
 // that were quadratic (a mention ending in a long run of "."; "<a|" repeated in an attachment) are answered at once
 // and converted as before. The old code took over ten seconds on each; linear code takes well under one.
 describe('adversarial payloads at the body limit', () => {

@@ -1,4 +1,4 @@
-// Long webhook messages become several consecutive posts of at most 16383 code points (PRODUCT rule 10), all
+// Long webhook messages become several consecutive posts of at most 16383 code points (docs/webhook-rules.md, rule 10), all
 // committed; bodies over MaximumPayloadSizeBytes are 413; props over 760000 characters are 400.
 import { createWorld, startTestServer, type TestServer, type World } from '../support/server';
 import { channelPosts, createChannel, createHook, expectError, expectOk, patchConfig, postJson, rawPost, uniqueName } from './hooks-support';
@@ -174,7 +174,7 @@ describe('props size (760000 characters serialised)', () => {
   });
 });
 
-describe('all parts or none (PRODUCT rules 10-11)', () => {
+describe('all parts or none (docs/webhook-rules.md, rules 10-11)', () => {
   // A trigger makes the channel-counter update that follows the post inserts fail, inside the same transaction.
   async function failCounterUpdates(channelId: string): Promise<() => Promise<void>> {
     const knex = server.parley.db.knex;

@@ -1,5 +1,5 @@
 // Raw HTTP for the robustness suites: exact bytes, exact headers (or none), optional chunked bodies, and the checks
-// every answer must pass (PRODUCT.md: a clear 4xx AppError, never a 500, never a crash).
+// every answer must pass (a clear 4xx AppError, never a 500, never a crash).
 import http from 'node:http';
 
 export interface RawAnswer {
