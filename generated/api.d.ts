@@ -100,6 +100,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/websocket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open the real-time connection (WebSocket)
+         * @description Upgrades to a WebSocket that carries Mattermost's real-time API. Authenticate with the session cookie or an
+         *     `Authorization` header on the upgrade, or send the `authentication_challenge` action with the token within 5
+         *     seconds (otherwise the socket closes). The server then sends `hello` (seq 0), and every later event has a `seq`
+         *     one higher; replies to actions carry `seq_reply` instead. Which events a user receives follows what they may read:
+         *     a channel's events go to its members only, a team's to its members, a user's to that user.
+         *
+         *     To resume after a dropped connection, reconnect with `?connection_id=<from hello>&sequence_number=<the seq
+         *     expected next>` (authenticated on the upgrade) within WebSocketSettings.ReplayWindowSeconds: the missed events
+         *     come in order, with their original numbers, and the connection carries on; when they cannot all be replayed, a
+         *     new `hello` (with a new connection_id) says to refetch. The server pings every 30 s and drops a socket that
+         *     does not answer, or one that falls too far behind. A browser page of another site cannot open it (Origin check).
+         *     A plain GET (no upgrade) is 400.
+         *
+         *     Permissions: an active session, given on the upgrade or by `authentication_challenge`
+         */
+        get: operations["ConnectWebSocket"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/users": {
         parameters: {
             query?: never;
@@ -310,6 +343,59 @@ export interface paths {
          *     Permissions: create_user_access_token; for another user also edit_other_users
          */
         post: operations["CreateUserAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a user's status
+         * @description The user's presence. A user who never had one is offline. An online user quiet for
+         *     TeamSettings.UserStatusAwayTimeout seconds reads as away.
+         *
+         *     Permissions: an active session
+         */
+        get: operations["GetUserStatus"];
+        /**
+         * Set a user's status
+         * @description Sets the presence by hand: online, away, offline or dnd (do not disturb, optionally until dnd_end_time, in Unix
+         *     seconds, then back to what it was). A status set by hand other than online is kept whatever the user does until
+         *     changed. The user is told through a status_change event.
+         *
+         *     Permissions: the user themselves, or edit_other_users
+         */
+        put: operations["UpdateUserStatus"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/status/ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get the statuses of several users
+         * @description The presence of each user named, in the order given (unknown users are offline).
+         *
+         *     Permissions: an active session
+         */
+        post: operations["GetUsersStatusesByIds"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1358,6 +1444,8 @@ export interface components {
                  * @description Channels with more members than this do not act on @channel, @all and @here (default 1000).
                  */
                 MaxNotificationsPerChannel?: number;
+                /** @description Seconds without activity after which an online user shows as away (default 300). */
+                UserStatusAwayTimeout?: number;
             };
             /** @description Database connection settings; read at start-up. */
             SqlSettings?: {
@@ -1377,6 +1465,13 @@ export interface components {
                 ShowEmailAddress?: boolean;
                 /** @description Whether users see other users' first and last names (default true). */
                 ShowFullName?: boolean;
+            };
+            /** @description Parley's own settings of the real-time API (`/api/v4/websocket`). */
+            WebSocketSettings?: {
+                /** @description How long a dropped connection can be resumed (default 300): a client that reconnects with its connection_id and sequence_number within this window gets the events it missed; later, a new hello. */
+                ReplayWindowSeconds?: number;
+                /** @description Events kept per connection for a resume (default 128); a client that missed more gets a new hello. */
+                ReplayBufferSize?: number;
             };
             /** @description Request rate limits (GCRA, like Mattermost's). The API limit is off by default; the per-webhook limit is on. With ClusterSettings enabled the limits are shared by every process through Redis; otherwise each process counts alone. */
             RateLimitSettings?: {
@@ -1863,6 +1958,437 @@ export interface components {
              */
             expires_at?: number;
         };
+        /** @description Who an event was addressed to, as Mattermost describes it. Every key is present (empty when unused); Parley has already applied it: a client receives only what it may see. */
+        WebSocketBroadcast: {
+            /** @description Users left out, as a map of user id to true; null when nobody is. */
+            omit_users: {
+                [key: string]: boolean;
+            } | null;
+            /** @description Set when the event is for one user only. */
+            user_id: string;
+            /** @description Set when the event is for a channel's members. */
+            channel_id: string;
+            /** @description Set when the event is for a team's members. */
+            team_id: string;
+            /** @description Set when the event is for one connection only. */
+            connection_id: string;
+            /** @description A connection left out. */
+            omit_connection_id: string;
+            /** @description This copy went to users without manage_system (a copy with more went to system admins). */
+            contains_sanitized_data?: boolean;
+            /** @description This copy went to system admins only. */
+            contains_sensitive_data?: boolean;
+        };
+        /** @description The first event on a connection (seq 0): a new connection, or one whose missed events could not all be replayed (refetch). */
+        WebSocketEvent_Hello: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "hello";
+            /** @description What happened. */
+            data: {
+                /** @description <version>.<build>.<config hash>.<licensed>, as in X-Version-Id. */
+                server_version: string;
+                /** @description The id to send back as connection_id when reconnecting. */
+                connection_id: string;
+                /** @description The server's host name (empty in Parley). */
+                server_hostname?: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description A new post in a channel the recipient belongs to (one per part of a split webhook message). */
+        WebSocketEvent_Posted: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "posted";
+            /** @description What happened. */
+            data: {
+                /** @description The channel's display name; for a direct channel, the sender ("@name"). */
+                channel_display_name: string;
+                /** @description The channel's URL name. */
+                channel_name: string;
+                /**
+                 * @description O public, P private, D direct, G group.
+                 * @enum {string}
+                 */
+                channel_type: "O" | "P" | "D" | "G";
+                /** @description The Post, as a JSON string (Mattermost's shape). */
+                post: string;
+                /** @description "@username", or a webhook's override name when overrides are on. */
+                sender_name: string;
+                /** @description Whether the post marked its author online (false for webhook posts). */
+                set_online: boolean;
+                /** @description The channel's team; empty for direct channels. */
+                team_id: string;
+                /** @description Only when the recipient is mentioned, a JSON string of an array holding the recipient's own user id. */
+                mentions?: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description A post was edited (or pinned, or had its props changed). */
+        WebSocketEvent_PostEdited: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "post_edited";
+            /** @description What happened. */
+            data: {
+                /** @description The Post as it is now, as a JSON string. */
+                post: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description A post was deleted. System admins get a copy that also says who deleted it. */
+        WebSocketEvent_PostDeleted: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "post_deleted";
+            /** @description What happened. */
+            data: {
+                /** @description The deleted Post, as a JSON string. */
+                post: string;
+                /** @description Who deleted it (system admins' copy only). */
+                delete_by?: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description Someone is typing in a channel (never sent to the typer). */
+        WebSocketEvent_Typing: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "typing";
+            /** @description What happened. */
+            data: {
+                /** @description The thread's root post when typing a reply, else empty. */
+                parent_id: string;
+                /** @description Who is typing. */
+                user_id: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description The recipient viewed a channel (on any of their clients); older clients read this one. */
+        WebSocketEvent_ChannelViewed: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "channel_viewed";
+            /** @description What happened. */
+            data: {
+                /** @description The channel now read. */
+                channel_id: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description The recipient viewed channels (on any of their clients); current clients read this one. */
+        WebSocketEvent_MultipleChannelsViewed: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "multiple_channels_viewed";
+            /** @description What happened. */
+            data: {
+                /** @description Channel id to the time it was viewed, epoch milliseconds. */
+                channel_times: {
+                    [key: string]: number;
+                };
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description The recipient created a channel. */
+        WebSocketEvent_ChannelCreated: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "channel_created";
+            /** @description What happened. */
+            data: {
+                /** @description The new channel. */
+                channel_id: string;
+                /** @description Its team. */
+                team_id: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description A direct channel with the recipient was created. */
+        WebSocketEvent_DirectAdded: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "direct_added";
+            /** @description What happened. */
+            data: {
+                /** @description Who opened it. */
+                creator_id: string;
+                /** @description The other member. */
+                teammate_id: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description A user joined a channel: to its members, and to the user. */
+        WebSocketEvent_UserAdded: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "user_added";
+            /** @description What happened. */
+            data: {
+                /** @description Who joined. */
+                user_id: string;
+                /** @description The channel's team. */
+                team_id: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description A user left or was removed from a channel: to its remaining members (user_id), and to the user (channel_id). */
+        WebSocketEvent_UserRemoved: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "user_removed";
+            /** @description What happened. */
+            data: {
+                /** @description Who left (the members' copy). */
+                user_id?: string;
+                /** @description The channel left (the removed user's copy). */
+                channel_id?: string;
+                /** @description Who removed them (themselves when they left). */
+                remover_id: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description The recipient was added to a team. */
+        WebSocketEvent_AddedToTeam: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "added_to_team";
+            /** @description What happened. */
+            data: {
+                /** @description The team. */
+                team_id: string;
+                /** @description The recipient. */
+                user_id: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description A user left or was removed from a team: to its members and to the user. */
+        WebSocketEvent_LeaveTeam: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "leave_team";
+            /** @description What happened. */
+            data: {
+                /** @description The team. */
+                team_id: string;
+                /** @description Who left. */
+                user_id: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description An account was created. */
+        WebSocketEvent_NewUser: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "new_user";
+            /** @description What happened. */
+            data: {
+                /** @description The new user. */
+                user_id: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description A user changed; the profile shown as the recipient may see it. */
+        WebSocketEvent_UserUpdated: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "user_updated";
+            /** @description What happened. */
+            data: {
+                user: components["schemas"]["User"];
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description The configuration changed (to system admins): the new client configuration. */
+        WebSocketEvent_ConfigChanged: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "config_changed";
+            /** @description What happened. */
+            data: {
+                /** @description The client configuration (GetClientConfig's format=old map). */
+                config: {
+                    [key: string]: string;
+                };
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description The recipient's own status changed. */
+        WebSocketEvent_StatusChange: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "status_change";
+            /** @description What happened. */
+            data: {
+                /**
+                 * @description The new status.
+                 * @enum {string}
+                 */
+                status: "online" | "away" | "dnd" | "offline";
+                /** @description The recipient. */
+                user_id: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description An event the server sends on /api/v4/websocket: the envelope of Mattermost's WebSocket API (`event`, `data`, `broadcast`, `seq`), one schema per event name. */
+        WebSocketEvent: components["schemas"]["WebSocketEvent_Hello"] | components["schemas"]["WebSocketEvent_Posted"] | components["schemas"]["WebSocketEvent_PostEdited"] | components["schemas"]["WebSocketEvent_PostDeleted"] | components["schemas"]["WebSocketEvent_Typing"] | components["schemas"]["WebSocketEvent_ChannelViewed"] | components["schemas"]["WebSocketEvent_MultipleChannelsViewed"] | components["schemas"]["WebSocketEvent_ChannelCreated"] | components["schemas"]["WebSocketEvent_DirectAdded"] | components["schemas"]["WebSocketEvent_UserAdded"] | components["schemas"]["WebSocketEvent_UserRemoved"] | components["schemas"]["WebSocketEvent_AddedToTeam"] | components["schemas"]["WebSocketEvent_LeaveTeam"] | components["schemas"]["WebSocketEvent_NewUser"] | components["schemas"]["WebSocketEvent_UserUpdated"] | components["schemas"]["WebSocketEvent_ConfigChanged"] | components["schemas"]["WebSocketEvent_StatusChange"];
+        /** @description The server's answer to a client's action. It carries the action's seq in `seq_reply` and no `seq` of its own: replies are not events and do not advance the event numbering. */
+        WebSocketResponse: {
+            /**
+             * @description Whether the action worked.
+             * @enum {string}
+             */
+            status: "OK" | "FAIL";
+            /**
+             * Format: int64
+             * @description The seq of the action answered.
+             */
+            seq_reply?: number;
+            /** @description The action's result (get_statuses, get_statuses_by_ids, ping), when it has one. */
+            data?: Record<string, never>;
+            error?: components["schemas"]["AppError"];
+        };
+        /** @description A user's presence. The server sets `online` on activity (connecting, posting, viewing a channel), `away` after TeamSettings.UserStatusAwayTimeout seconds without activity, and `offline` when the user's last WebSocket closes; a status the user set themselves (`manual`) is kept until they change it. `dnd` may end by itself at `dnd_end_time`. */
+        Status: {
+            /** @description Id of the user. */
+            user_id: string;
+            /**
+             * @description The presence.
+             * @enum {string}
+             */
+            status: "online" | "away" | "dnd" | "offline";
+            /** @description Whether the user set it themselves (then activity does not change it). */
+            manual: boolean;
+            /**
+             * Format: int64
+             * @description When the user was last active, epoch milliseconds.
+             */
+            last_activity_at: number;
+            /**
+             * Format: int64
+             * @description When a `dnd` status ends by itself, in Unix **seconds** (as Mattermost has it); 0 for never.
+             */
+            dnd_end_time: number;
+        };
         /** @description A login session, as listed by GetSessions. The token is never shown (only its digest is stored); `props` holds client details when known. */
         Session: {
             /** @description Id of the session (what RevokeSession takes), not its token. */
@@ -2203,6 +2729,35 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ConnectWebSocket: {
+        parameters: {
+            query?: {
+                /** @description The connection to resume (from its hello). */
+                connection_id?: string;
+                /** @description The seq of the first event the client has not received. */
+                sequence_number?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols: the socket is open. The frames the server sends are events (WebSocketEvent) and replies to actions (WebSocketResponse); the client sends actions (WebSocketRequest). */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebSocketEvent"] | components["schemas"]["WebSocketResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2696,6 +3251,121 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetUserStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    UpdateUserStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "user_id": "4xp9fdt1pfgdpgbkrtm6e8kuoh",
+                 *       "status": "dnd",
+                 *       "dnd_end_time": 1795300000
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Must be the user of the path when given. */
+                    user_id?: string;
+                    /** @description online, away, offline or dnd (anything else is 400). */
+                    status: string;
+                    /**
+                     * Format: int64
+                     * @description For dnd, when it ends by itself, in Unix seconds; 0 or absent for never.
+                     */
+                    dnd_end_time?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The status now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetUsersStatusesByIds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       "4xp9fdt1pfgdpgbkrtm6e8kuoh",
+                 *       "ejn7dbkk8fr4pn5u3z8xnqxbja"
+                 *     ]
+                 */
+                "application/json": string[];
+            };
+        };
+        responses: {
+            /** @description The statuses. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -4,6 +4,12 @@ import { createApp, type App } from './app';
 import { ConfigService } from './config/config-service';
 import { bootSettings, loadBootConfig, type BootConfig } from './config/load';
 import { createRequestListener } from './http/server';
+import { Hub } from './http/realtime-hub';
+import type { Spec } from './http/route-table';
+import { frameValidator } from './http/validation';
+import { attachWebSocket } from './http/websocket';
+import { LocalBus } from './infra/local-bus';
+import { RedisBus } from './infra/redis-bus';
 import { RateLimits } from './http/rate-limits';
 import { connectRedis } from './infra/redis';
 import { RedisRateStore } from './infra/redis-rate-store';
@@ -13,6 +19,9 @@ import { baseUrl, parseListen } from './lib/listen';
 import { loadSpec } from './spec';
 import { createStores } from './store';
 import { migrate, openDatabase, type Database } from './store/db';
+
+/** Bytes a socket may have waiting to be sent before it is dropped as a slow consumer (its client resumes). */
+const MAX_SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
 
 export interface Parley {
   app: App;
@@ -55,23 +64,45 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
   const config = new ConfigService(stores.config, boot);
   await config.init();
   config.startPolling();
-  const app = createApp(stores, config);
   const cluster = settings.ClusterSettings;
-  // One Redis connection for what the processes share; without ClusterSettings each process keeps its own counts.
-  const redis = cluster.Enable ? connectRedis(cluster.RedisURL, (err) => logger.warn({ err: err.message }, 'redis connection error')) : undefined;
+  // One Redis connection for what the processes share (and one more for subscribing to the others' events);
+  // without ClusterSettings each process keeps its own counts and delivers to its own sockets only.
+  const redisError = (err: Error) => logger.warn({ err: err.message }, 'redis connection error');
+  const redis = cluster.Enable ? connectRedis(cluster.RedisURL, redisError) : undefined;
+  const subscriber = cluster.Enable ? connectRedis(cluster.RedisURL, redisError, { commandTimeout: undefined }) : undefined;
+  const background = (err: unknown, what: string) => logger.warn({ err }, what);
+  const validateResponses = options.validateResponses ?? process.env.NODE_ENV === 'test';
+  const spec = loadSpec();
+  let app: App | undefined;
+  const hub = new Hub({
+    replayEvents: () => config.get().WebSocketSettings.ReplayBufferSize,
+    replayWindowMs: () => config.get().WebSocketSettings.ReplayWindowSeconds * 1000,
+    maxBufferedBytes: MAX_SOCKET_BUFFER_BYTES,
+    now: () => (app ? app.deps.now() : Date.now()),
+    validateFrame: validateResponses ? frameValidator(spec as unknown as Spec) : undefined,
+    onInvalidFrame: (problem, frame) => logger.error({ problem, frame: frame.slice(0, 2000) }, 'websocket frame does not match the spec'),
+    presence: {
+      connected: (userId) => void app?.status.activity(userId, true).catch((err: unknown) => background(err, 'status not updated')),
+      disconnected: (userId) => void app?.status.disconnected(userId).catch((err: unknown) => background(err, 'status not updated')),
+    },
+  });
+  const bus = redis && subscriber ? new RedisBus(hub, redis, subscriber, background) : new LocalBus(hub);
+  app = createApp(stores, config, { events: bus, onBackgroundError: background });
   const rateStore = (prefix: string) =>
     redis
       ? new RedisRateStore(redis, `parley:rl:${prefix}:`, (err) => logger.warn({ err }, 'rate limit store unavailable: requests are allowed until it returns'))
       : new MemoryRateStore(() => config.get().RateLimitSettings.MemoryStoreSize, () => app.deps.now());
   const limits = new RateLimits(() => config.get(), rateStore('api'), rateStore('hook'));
   const stopMaintenance = app.startMaintenance((err) => logger.warn({ err }, 'maintenance job failed'));
-  const listener = createRequestListener(app, {
-    spec: loadSpec(),
-    validateResponses: options.validateResponses ?? process.env.NODE_ENV === 'test',
-    logger,
-    limits,
-  });
+  const listener = createRequestListener(app, { spec, validateResponses, logger, limits });
   const server = http.createServer({ keepAliveTimeout: 65000 }, listener);
+  const websocket = attachWebSocket(server, app, {
+    hub,
+    limits,
+    siteUrl: () => config.get().ServiceSettings.SiteURL,
+    now: () => (app as App).deps.now(),
+    onError: background,
+  });
   const { host, port } = parseListen(options.listen ?? settings.ServiceSettings.ListenAddress);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -90,12 +121,15 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
       (closing ??= (async () => {
         config.stop();
         stopMaintenance();
+        // Sockets are not requests: close them so the server can drain.
+        websocket.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
         });
         await db.close();
         redis?.disconnect();
+        subscriber?.disconnect();
       })()),
   };
 }

@@ -3,6 +3,8 @@ import { AppError, CHANNEL_LIMITS, isDatabaseError, type Channel, type ChannelMe
 import type { TxStores } from '../store';
 import { Authz } from './authz';
 import type { Deps } from './deps';
+import type { Realtime } from './realtime';
+import type { StatusService } from './status';
 import { newChannel } from './records';
 import { directChannelName, isValidChannelName, withinRunes } from './rules';
 
@@ -18,7 +20,11 @@ export const channelNotFound = () => AppError.notFound('app.channel.get.existing
 export class ChannelsService {
   private readonly authz: Authz;
 
-  constructor(private readonly deps: Deps) {
+  constructor(
+    private readonly deps: Deps,
+    private readonly realtime: Realtime,
+    private readonly status: StatusService,
+  ) {
     this.authz = new Authz(deps);
   }
 
@@ -30,13 +36,17 @@ export class ChannelsService {
     }
   }
 
-  async joinDefaultChannels(tx: TxStores, team: Team, userId: string, now: number): Promise<void> {
+  /** Joins the user to the team's default channels they are not in yet; returns the channels joined. */
+  async joinDefaultChannels(tx: TxStores, team: Team, userId: string, now: number): Promise<Channel[]> {
+    const joined: Channel[] = [];
     for (const def of DEFAULT_CHANNELS) {
       const channel = await tx.channels.getByName(team.id, def.name, false);
       if (channel && !(await tx.channels.getMember(channel.id, userId))) {
         await tx.channels.insertMember({ channel_id: channel.id, user_id: userId, scheme_admin: false, now, msg_count: channel.total_msg_count, msg_count_root: channel.total_msg_count_root });
+        joined.push(channel);
       }
     }
+    return joined;
   }
 
   async create(input: CreateChannelInput, session: Session): Promise<Channel> {
@@ -67,6 +77,7 @@ export class ChannelsService {
       }
       await tx.channels.insertMember({ channel_id: channel.id, user_id: session.userId, scheme_admin: true, now, msg_count: 0, msg_count_root: 0 });
     });
+    this.realtime.channelCreated(channel, session.userId);
     return channel;
   }
 
@@ -103,7 +114,14 @@ export class ChannelsService {
       if (winner) return winner;
       throw err;
     }
+    this.realtime.directAdded(channel, a, b);
     return channel;
+  }
+
+  /** Whether the session may post in the channel (what `user_typing` needs): an archived channel takes no posts. */
+  async canPost(session: Session, channelId: string): Promise<boolean> {
+    const channel = await this.deps.stores.channels.get(channelId);
+    return !!channel && channel.delete_at === 0 && (await this.authz.channel(session, channel, 'create_post'));
   }
 
   async get(channelId: string, session: Session): Promise<Channel> {
@@ -158,6 +176,7 @@ export class ChannelsService {
     else await this.authz.requireChannel(session, channel, channel.type === 'O' ? 'manage_public_channel_members' : 'manage_private_channel_members');
     const now = this.deps.now();
     const members: ChannelMember[] = [];
+    const added: string[] = [];
     await stores.transaction(async (tx) => {
       for (const userId of userIds) {
         const user = await tx.users.get(userId);
@@ -168,10 +187,12 @@ export class ChannelsService {
         }
         if (!(await tx.channels.getMember(channel.id, userId))) {
           await tx.channels.insertMember({ channel_id: channel.id, user_id: userId, scheme_admin: false, now, msg_count: channel.total_msg_count, msg_count_root: channel.total_msg_count_root });
+          added.push(userId);
         }
         members.push((await tx.channels.getMember(channel.id, userId)) as ChannelMember);
       }
     });
+    for (const userId of added) this.realtime.userAdded(channel, userId);
     return members;
   }
 
@@ -208,6 +229,7 @@ export class ChannelsService {
     if ((await stores.channels.removeMember(channelId, id)) === 0) {
       throw AppError.notFound('app.channel.get_member.missing.app_error', 'No channel member found for that user ID and channel ID.');
     }
+    this.realtime.userRemoved(channel, id, session.userId);
   }
 
   /**
@@ -230,6 +252,9 @@ export class ChannelsService {
     if (channelIds.length === 0) return {};
     const now = this.deps.now();
     await stores.channels.view(channelIds, id, now);
-    return Object.fromEntries(channelIds.map((c) => [c, now]));
+    const times = Object.fromEntries(channelIds.map((c) => [c, now]));
+    this.realtime.channelsViewed(id, times);
+    if (id === session.userId) this.status.activity(id, true).catch((err: unknown) => this.deps.onBackgroundError(err, 'status not updated'));
+    return times;
   }
 }

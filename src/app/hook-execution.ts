@@ -9,6 +9,7 @@ import type { ChannelsService } from './channels';
 import type { Deps } from './deps';
 import type { PostsService } from './posts';
 import type { PostCommit, PostWriter } from './post-writer';
+import type { Realtime } from './realtime';
 import { newPost } from './records';
 import {
   Attachment,
@@ -56,6 +57,7 @@ export class HookExecution {
     private readonly channels: ChannelsService,
     private readonly posts: PostsService,
     private readonly writer: PostWriter,
+    private readonly realtime: Realtime,
   ) {}
 
   /**
@@ -122,15 +124,25 @@ export class HookExecution {
       const posts = await this.buildPosts(resolved, payload, text, attachments);
       // Through the group commit: concurrent webhook posts share one transaction, and this resolves only after it
       // committed. The freshness check runs inside that transaction, once per hook, channel and creator.
-      const committed = await this.writer.submit({
+      const commit: PostCommit = {
         channel: resolved.channel,
         posts,
         allowSelfMention: true,
         markViewed: false,
         precondition: (tx, memo) => this.stillCurrent(tx, memo, resolved),
         idempotency,
-      });
-      if (committed) return posts.map((p) => p.id);
+      };
+      if (await this.writer.submit(commit)) {
+        // Published, not awaited: the hook's `ok` does not wait for delivery.
+        const override = posts[0].props.override_username;
+        this.realtime.posted(posts, {
+          channel: resolved.channel,
+          senderName: typeof override === 'string' ? override : `@${resolved.creator.username}`,
+          setOnline: false,
+          mentioned: commit.mentioned,
+        });
+        return posts.map((p) => p.id);
+      }
       this.cache.forgetHook(hookId);
       // The second pass reads everything from the database, so a failing check now reports the real cause.
       if (fresh) throw AppError.notFound('web.incoming_webhook.invalid.app_error', 'Invalid webhook.');

@@ -2,12 +2,15 @@ import type { ConfigService } from '../config/config-service';
 import type { Stores } from '../store';
 import { ChannelsService } from './channels';
 import type { Deps } from './deps';
+import { NO_EVENTS, type EventBus } from './events';
 import { HookExecution } from './hook-execution';
 import { HooksService } from './hooks';
 import { Passwords } from './passwords';
 import { PostWriter } from './post-writer';
 import { PostsService } from './posts';
+import { Realtime } from './realtime';
 import { SessionsService } from './sessions';
+import { StatusService } from './status';
 import { SystemService } from './system';
 import { TeamsService } from './teams';
 import { UsersService } from './users';
@@ -26,33 +29,52 @@ export interface App {
   hooks: HooksService;
   hookExecution: HookExecution;
   passwords: Passwords;
+  realtime: Realtime;
+  status: StatusService;
   /** Starts the periodic clean-ups (expired Idempotency-Key answers); returns the function that stops them. */
   startMaintenance(onError: (err: unknown) => void): () => void;
 }
 
 const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000;
 
+export interface AppOptions {
+  now?: () => number;
+  /** Where real-time events go (default: nowhere). */
+  events?: EventBus;
+  onBackgroundError?: (err: unknown, what: string) => void;
+}
+
 /** The composition root of the app layer. */
-export function createApp(stores: Stores, config: ConfigService, now: () => number = Date.now): App {
-  const deps: Deps = { stores, config, now };
-  const channels = new ChannelsService(deps);
+export function createApp(stores: Stores, config: ConfigService, options: AppOptions = {}): App {
+  const deps: Deps = {
+    stores,
+    config,
+    now: options.now ?? Date.now,
+    events: options.events ?? NO_EVENTS,
+    onBackgroundError: options.onBackgroundError ?? (() => undefined),
+  };
+  const realtime = new Realtime(deps);
+  const status = new StatusService(deps);
+  const channels = new ChannelsService(deps, realtime, status);
   const writer = new PostWriter(deps);
-  const posts = new PostsService(deps, writer);
+  const posts = new PostsService(deps, writer, realtime, status);
   const cache = new WebhookCache(stores);
   const passwords = new Passwords();
-  const hookExecution = new HookExecution(deps, cache, channels, posts, writer);
+  const hookExecution = new HookExecution(deps, cache, channels, posts, writer, realtime);
   return {
     deps,
-    system: new SystemService(deps),
-    users: new UsersService(deps, passwords),
+    system: new SystemService(deps, realtime),
+    users: new UsersService(deps, passwords, realtime),
     sessions: new SessionsService(deps, passwords),
-    teams: new TeamsService(deps, channels),
+    teams: new TeamsService(deps, channels, realtime),
     channels,
     posts,
     writer,
     hooks: new HooksService(deps, cache),
     hookExecution,
     passwords,
+    realtime,
+    status,
     startMaintenance: (onError) => {
       const timer = setInterval(() => hookExecution.purgeExpiredKeys().catch(onError), MAINTENANCE_INTERVAL_MS);
       timer.unref();

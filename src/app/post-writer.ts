@@ -40,6 +40,8 @@ export interface PostCommit {
    * the caller then replays the winner's answer.
    */
   idempotency?: { hookId: string; keyHash: string; expiredBefore: number };
+  /** Filled by the writer: the users each post mentions (post id → user ids), for the `posted` event. */
+  mentioned?: Map<string, string[]>;
 }
 
 /**
@@ -99,6 +101,7 @@ export class PostWriter {
     const writes: PostWrite[] = [];
     for (const c of commits) {
       const mentions = new Map<string, { all: number; root: number }>();
+      c.mentioned = new Map();
       for (const post of c.posts) {
         const keys = parseMentions(mentionTexts(post));
         if (c.channel.type !== 'D' && !keys.channel && !keys.all && !keys.here && keys.usernames.size === 0) continue;
@@ -113,6 +116,7 @@ export class PostWriter {
           maxChannelWide: config.TeamSettings.MaxNotificationsPerChannel,
           now,
         });
+        c.mentioned.set(post.id, [...mentioned]);
         for (const userId of mentioned) {
           const n = mentions.get(userId) ?? { all: 0, root: 0 };
           n.all++;

@@ -5,7 +5,9 @@ import { Authz } from './authz';
 import { channelNotFound } from './channels';
 import type { Deps } from './deps';
 import { PendingPosts } from './pending-posts';
-import type { PostWriter } from './post-writer';
+import type { PostCommit, PostWriter } from './post-writer';
+import type { Realtime } from './realtime';
+import type { StatusService } from './status';
 import { newPost } from './records';
 
 const PRIORITY_FIELDS = ['priority', 'requested_ack', 'persistent_notifications'] as const;
@@ -31,6 +33,8 @@ export class PostsService {
   constructor(
     private readonly deps: Deps,
     private readonly writer: PostWriter,
+    private readonly realtime: Realtime,
+    private readonly status: StatusService,
   ) {
     this.authz = new Authz(deps);
     this.pending = new PendingPosts(() => deps.now());
@@ -75,7 +79,16 @@ export class PostsService {
         { user_id: session.userId, channel_id: channel.id, message: input.message, root_id: rootId, props, pending_post_id: input.pending_post_id ?? '', metadata },
         this.deps.now(),
       );
-      await this.writer.submit({ channel, posts: [post], allowSelfMention: false, markViewed: true });
+      const commit: PostCommit = { channel, posts: [post], allowSelfMention: false, markViewed: true };
+      await this.writer.submit(commit);
+      // Posting is activity: the author is online (Mattermost's set_online).
+      this.status.activity(session.userId, true).catch((err: unknown) => this.deps.onBackgroundError(err, 'status not updated'));
+      this.realtime.posted([post], {
+        channel,
+        senderName: async () => `@${(await this.deps.stores.users.get(post.user_id))?.username ?? ''}`,
+        setOnline: true,
+        mentioned: commit.mentioned,
+      });
       return post;
     };
     if (!input.pending_post_id) return write();
@@ -206,6 +219,7 @@ export class PostsService {
     }
     await stores.posts.update(post.id, fields);
     const [updated] = await this.withReplyStats([{ ...post, ...fields }]);
+    this.realtime.postEdited(updated);
     return updated;
   }
 
@@ -213,7 +227,9 @@ export class PostsService {
     const { stores } = this.deps;
     const { post, channel } = await this.readable(postId, session, false);
     await this.authz.requireChannel(session, channel, post.user_id === session.userId ? 'delete_post' : 'delete_others_posts');
-    await stores.posts.softDelete(post, await this.changeTime(post));
+    const deletedAt = await this.changeTime(post);
+    await stores.posts.softDelete(post, deletedAt);
+    this.realtime.postDeleted({ ...post, delete_at: deletedAt, update_at: deletedAt }, session.userId);
   }
 
   async thread(

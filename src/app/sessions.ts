@@ -94,7 +94,11 @@ export class SessionsService {
   }
 
   async logout(token: string | null): Promise<void> {
-    if (token) await this.deps.stores.sessions.deleteSession(hashToken(token));
+    if (!token) return;
+    const hash = hashToken(token);
+    const session = await this.deps.stores.sessions.findByTokenHash(hash, this.deps.now());
+    await this.deps.stores.sessions.deleteSession(hash);
+    if (session && !session.isAccessToken) this.deps.events.revoke({ userId: session.userId, sessionIds: [session.id] });
   }
 
   /** Resolves a bearer token; also records activity (for @here and GetSessions) at most once a minute per user. */
@@ -131,11 +135,14 @@ export class SessionsService {
     if (!target) throw sessionNotFound();
     if (target.user_id !== userId) throw AppError.invalidParam('user_id');
     await this.deps.stores.sessions.deleteById(sessionId);
+    this.deps.events.revoke({ userId, sessionIds: [sessionId] });
   }
 
   async revokeAll(userId: string, session: Session): Promise<void> {
     this.requireOwnerOrManager(userId, session);
-    await this.deps.stores.sessions.deleteForUser(userId);
+    const ended = await this.deps.stores.sessions.deleteForUser(userId);
+    // Access tokens stay (they are revoked one by one); their sockets too.
+    if (ended.length > 0) this.deps.events.revoke({ userId, sessionIds: ended });
   }
 
   async createAccessToken(userId: string, input: { description: string; expires_at?: number }, session: Session): Promise<UserAccessToken> {
@@ -177,12 +184,14 @@ export class SessionsService {
 
   /** Revoking deletes the token: no setting turned off and on again brings it back. */
   async revokeAccessToken(tokenId: string, session: Session): Promise<void> {
-    await this.managedToken(tokenId, 'revoke_user_access_token', session);
+    const token = await this.managedToken(tokenId, 'revoke_user_access_token', session);
     await this.deps.stores.sessions.deleteAccessToken(tokenId);
+    this.deps.events.revoke({ userId: token.user_id, sessionIds: [tokenId] });
   }
 
   async setAccessTokenActive(tokenId: string, active: boolean, session: Session): Promise<void> {
-    await this.managedToken(tokenId, active ? 'create_user_access_token' : 'revoke_user_access_token', session);
+    const token = await this.managedToken(tokenId, active ? 'create_user_access_token' : 'revoke_user_access_token', session);
     await this.deps.stores.sessions.setAccessTokenActive(tokenId, active);
+    if (!active) this.deps.events.revoke({ userId: token.user_id, sessionIds: [tokenId] });
   }
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../config/settings';
 import { Authz } from './authz';
+import type { Realtime } from './realtime';
 import type { Deps } from './deps';
 import { AppError, POST_LIMITS } from '../model';
 import type { Session } from '../model';
@@ -11,7 +12,10 @@ export const BUILD_NUMBER = 'parley-0.1.0';
 export class SystemService {
   private readonly authz: Authz;
 
-  constructor(private readonly deps: Deps) {
+  constructor(
+    private readonly deps: Deps,
+    private readonly realtime: Realtime,
+  ) {
     this.authz = new Authz(deps);
   }
 
@@ -84,6 +88,7 @@ export class SystemService {
       throw AppError.badRequest('api.config.update_config.clear_siteurl.app_error', 'Site URL cannot be cleared.');
     }
     await this.deps.config.patch(patch);
+    this.realtime.configChanged(await this.clientConfig('old', session));
     return this.deps.config.forDisplay();
   }
 }

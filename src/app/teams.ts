@@ -1,10 +1,11 @@
 import { newId } from '../lib/ids';
-import { AppError, TEAM_LIMITS, type CreateTeamInput, type Session, type Team, type TeamMember } from '../model';
+import { AppError, TEAM_LIMITS, type Channel, type CreateTeamInput, type Session, type Team, type TeamMember } from '../model';
 import { isDatabaseError } from '../model/store-errors';
 import { Authz } from './authz';
 import type { ChannelsService } from './channels';
 import type { Deps } from './deps';
 import { teamNameProblem, withinRunes } from './rules';
+import type { Realtime } from './realtime';
 import { sanitizeTeam } from './sanitize';
 
 const invalid = (field: string, message: string) => AppError.badRequest(`model.team.is_valid.${field}.app_error`, message);
@@ -17,6 +18,7 @@ export class TeamsService {
   constructor(
     private readonly deps: Deps,
     private readonly channels: ChannelsService,
+    private readonly realtime: Realtime,
   ) {
     this.authz = new Authz(deps);
   }
@@ -121,11 +123,14 @@ export class TeamsService {
     const existing = await stores.teams.getMember(teamId, userId);
     if (existing && existing.delete_at === 0) return existing;
     const now = this.deps.now();
+    let joined: Channel[] = [];
     await stores.transaction(async (tx) => {
       if (existing) await tx.teams.reactivateMember(teamId, userId);
       else await tx.teams.insertMember({ team_id: teamId, user_id: userId, scheme_admin: false, create_at: now });
-      await this.channels.joinDefaultChannels(tx, team, userId, now);
+      joined = await this.channels.joinDefaultChannels(tx, team, userId, now);
     });
+    this.realtime.addedToTeam(teamId, userId);
+    for (const channel of joined) this.realtime.userAdded(channel, userId);
     return (await stores.teams.getMember(teamId, userId)) as TeamMember;
   }
 

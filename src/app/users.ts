@@ -7,6 +7,7 @@ import type { Deps } from './deps';
 import type { Passwords } from './passwords';
 import { isSystemAdmin } from './permissions';
 import { fitsUserMap, isValidEmail, isValidUsername, withinRunes } from './rules';
+import type { Realtime } from './realtime';
 import { sanitizeUser } from './sanitize';
 
 export const DEFAULT_NOTIFY_PROPS = {
@@ -84,6 +85,7 @@ export class UsersService {
   constructor(
     private readonly deps: Deps,
     private readonly passwords: Passwords,
+    private readonly realtime: Realtime,
   ) {
     this.authz = new Authz(deps);
   }
@@ -171,6 +173,7 @@ export class UsersService {
         throw err;
       }
     }
+    this.realtime.newUser(record.id);
     return sanitizeUser(record, { userId: record.id, isAdmin: claimFirst }, config.get());
   }
 
@@ -274,6 +277,7 @@ export class UsersService {
     if (next.timezone !== undefined) fields.timezone = { ...record.timezone, ...next.timezone };
     checkStoredMaps(fields);
     await stores.users.update(id, fields);
+    this.realtime.userUpdated({ ...record, ...fields });
     return this.sanitize({ ...record, ...fields }, session);
   }
 
@@ -296,7 +300,8 @@ export class UsersService {
     validatePassword(input.new_password);
     const now = this.deps.now();
     await stores.users.update(id, { password: await this.passwords.hash(input.new_password), last_password_update: now, failed_attempts: 0, update_at: Math.max(now, user.update_at + 1) });
-    await stores.sessions.deleteForUser(id, self ? session.id : undefined);
+    const ended = await stores.sessions.deleteForUser(id, self ? session.id : undefined);
+    if (ended.length > 0) this.deps.events.revoke({ userId: id, sessionIds: ended });
   }
 
   /**
@@ -314,12 +319,15 @@ export class UsersService {
     // A system admin's account is changed only by a system admin.
     if (isSystemAdmin(user.roles) && !selfDeactivation) this.authz.requireSystem(session, 'manage_system');
     const now = this.deps.now();
+    const fields = { delete_at: active ? 0 : now, update_at: Math.max(now, user.update_at + 1) };
     await stores.transaction(async (tx) => {
-      await tx.users.update(id, { delete_at: active ? 0 : now, update_at: Math.max(now, user.update_at + 1) });
+      await tx.users.update(id, fields);
       if (!active) {
         await tx.sessions.deleteForUser(id);
         await tx.sessions.deleteAccessTokensForUser(id);
       }
     });
+    if (!active) this.deps.events.revoke({ userId: id });
+    this.realtime.userUpdated({ ...user, ...fields });
   }
 }

@@ -17,6 +17,14 @@ export interface Config {
     EnableOpenServer: boolean;
     EnableUserCreation: boolean;
     MaxNotificationsPerChannel: number;
+    /** Seconds without activity after which an online user shows as away (Mattermost's default: 300). */
+    UserStatusAwayTimeout: number;
+  };
+  WebSocketSettings: {
+    /** How long a dropped connection can be resumed with its connection_id and sequence_number. */
+    ReplayWindowSeconds: number;
+    /** Events kept per connection for that resume (Mattermost keeps 128). */
+    ReplayBufferSize: number;
   };
   SqlSettings: {
     DriverName: 'sqlite' | 'mysql';
@@ -67,6 +75,11 @@ export function defaultConfig(): Config {
       EnableOpenServer: false,
       EnableUserCreation: true,
       MaxNotificationsPerChannel: 1000,
+      UserStatusAwayTimeout: 300,
+    },
+    WebSocketSettings: {
+      ReplayWindowSeconds: 300,
+      ReplayBufferSize: 128,
     },
     SqlSettings: {
       DriverName: 'sqlite',

@@ -16,6 +16,14 @@ export function configProblem(c: Config): AppError | undefined {
   }
   if (!Number.isInteger(s.MaximumLoginAttempts) || s.MaximumLoginAttempts <= 0) return invalid('login_attempts', 'Invalid maximum login attempts for service settings. Must be a positive number.');
   if (!Number.isInteger(s.SessionLengthWebInHours) || s.SessionLengthWebInHours < 1) return invalid('session_length', 'Invalid web session length. Must be a positive whole number of hours.');
+  if (!Number.isInteger(c.TeamSettings.UserStatusAwayTimeout) || c.TeamSettings.UserStatusAwayTimeout < 1) {
+    return invalid('user_status_away_timeout', 'Invalid UserStatusAwayTimeout: must be a positive whole number of seconds.');
+  }
+  const ws = c.WebSocketSettings;
+  if (!Number.isInteger(ws.ReplayWindowSeconds) || ws.ReplayWindowSeconds < 0) return invalid('websocket_replay_window', 'Invalid WebSocketSettings.ReplayWindowSeconds: a whole number of seconds, at least 0.');
+  if (!Number.isInteger(ws.ReplayBufferSize) || ws.ReplayBufferSize < 0 || ws.ReplayBufferSize > 10000) {
+    return invalid('websocket_replay_buffer', 'Invalid WebSocketSettings.ReplayBufferSize: a whole number from 0 to 10000.');
+  }
   const r = c.RateLimitSettings;
   if (!Number.isInteger(r.PerSec) || r.PerSec < 1) return invalid('rate_sec', 'Invalid per second for rate limit settings. Must be a positive whole number.');
   if (!Number.isInteger(r.MaxBurst) || r.MaxBurst < 0) return invalid('max_burst', 'Invalid max burst for rate limit settings. Must be a whole number, at least 0.');

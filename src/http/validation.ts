@@ -112,3 +112,29 @@ export class Validators {
     };
   }
 }
+
+/**
+ * A check of the frames the WebSocket sends (under test): every event against its schema in the spec (the envelope,
+ * and the data of its event name), every reply against WebSocketResponse.
+ */
+export function frameValidator(spec: Spec): (frame: string) => string | undefined {
+  const ajv = newAjv(false, spec);
+  const event = ajv.compile({ $ref: 'spec#/components/schemas/WebSocketEvent' });
+  const response = ajv.compile({ $ref: 'spec#/components/schemas/WebSocketResponse' });
+  return (frame) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(frame);
+    } catch (err) {
+      return `not JSON: ${(err as Error).message}`;
+    }
+    if (value && typeof value === 'object' && 'event' in value) {
+      if (event(value)) return undefined;
+      // oneOf reports every branch: the branch of this event's name says what is wrong.
+      const name = (value as { event: unknown }).event;
+      const own = (event.errors ?? []).filter((e) => !e.schemaPath.includes('/enum') && !(e.keyword === 'oneOf'));
+      return `event ${String(name)}: ${describe('', own.length ? own.slice(0, 5) : event.errors)}`;
+    }
+    return response(value) ? undefined : `reply: ${describe('', response.errors)}`;
+  };
+}

@@ -6,6 +6,7 @@ import type { Database } from './db';
 import { translateDriverError } from './driver-errors';
 import { PostsStore } from './posts-store';
 import { SessionsStore } from './sessions-store';
+import { StatusStore } from './status-store';
 import { SystemsStore } from './systems-store';
 import { TeamsStore } from './teams-store';
 import { UsersStore } from './users-store';
@@ -22,6 +23,7 @@ export interface StoreSet {
   webhooks: WebhooksStore;
   config: ConfigStore;
   systems: SystemsStore;
+  status: StatusStore;
 }
 
 declare const inTransaction: unique symbol;
@@ -101,6 +103,7 @@ function storeSet(executor: Executor, pool: boolean): StoreSet {
     webhooks: translating(new WebhooksStore(executor), pool),
     config: translating(new ConfigStore(executor), pool),
     systems: translating(new SystemsStore(executor), pool),
+    status: translating(new StatusStore(executor), pool),
   };
 }
 

@@ -47,11 +47,16 @@ export class SessionsStore {
     await this.db('sessions').where({ id }).delete();
   }
 
-  /** Every login session of the user, or every one but `exceptId` (the session that changed the password). */
-  async deleteForUser(userId: string, exceptId?: string): Promise<number> {
-    const q = this.db('sessions').where({ user_id: userId });
+  /**
+   * Ends every login session of the user, or every one but `exceptId` (the session that changed the password);
+   * returns the ids of the sessions ended (their sockets close too).
+   */
+  async deleteForUser(userId: string, exceptId?: string): Promise<string[]> {
+    const q = this.db('sessions').where({ user_id: userId }).select('id');
     if (exceptId) q.whereNot({ id: exceptId });
-    return q.delete();
+    const ids = ((await q) as Row[]).map((r) => str(r.id));
+    if (ids.length > 0) await this.db('sessions').whereIn('id', ids).delete();
+    return ids;
   }
 
   async get(id: string): Promise<SessionInfo | undefined> {

@@ -69,8 +69,11 @@ interface Row {
   name: string;
   /** The call for the given caller (the caller matters for "self" cases and for objects it must own). */
   call: (who: Who) => Promise<Call> | Call;
-  /** What a plain member gets: 403, a 404 (where a 403 would reveal that the thing exists), or a success. */
-  member: 403 | 404 | 'ok';
+  /**
+   * What a plain member gets: 403, a 404 (where a 403 would reveal that the thing exists), a success, or 400 where
+   * the operation cannot be completed over plain HTTP (the WebSocket upgrade).
+   */
+  member: 400 | 403 | 404 | 'ok';
   /** The AppError id of the member's 403, when not the generic permissions one. */
   errorId?: string;
   /** Whether the admin's call succeeds too (false where the row is about someone else's object of the member). */
@@ -237,6 +240,14 @@ const rows: Record<string, Row[]> = {
     { name: "another user's", call: async () => ({ params: { user_id: (await freshUser()).id }, body: { new_password: 'N3w-passw0rd' } }), member: 403, errorId: 'api.user.update_password.context.app_error' },
   ],
   UpdateUserActive: [{ name: 'deactivate another user', call: async () => ({ params: { user_id: (await freshUser()).id }, body: { active: false } }), member: 403, errorId: 'api.user.update_active.permissions.app_error' }],
+  GetUserStatus: [{ name: "another user's", call: () => ({ params: { user_id: world.admin.id } }), member: 'ok' }],
+  GetUsersStatusesByIds: [{ name: 'two users', call: () => ({ body: [world.admin.id, world.member.id] }), member: 'ok' }],
+  UpdateUserStatus: [
+    { name: 'their own', call: () => ({ params: { user_id: 'me' }, body: { status: 'online' } }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: outsider.id }, body: { status: 'away' } }), member: 403 },
+  ],
+  // Without an upgrade there is no socket: 400 for everyone (the protocol has its own suites in test/realtime).
+  ConnectWebSocket: [{ name: 'a GET without an upgrade', call: () => ({}), member: 400, errorId: 'api.web_socket.connect.upgrade.app_error', adminOk: false }],
   DeleteUser: [{ name: 'another user', call: async () => ({ params: { user_id: (await freshUser()).id } }), member: 403, errorId: 'api.user.update_active.permissions.app_error' }],
 };
 
@@ -306,7 +317,7 @@ test('the matrix has a row for every operation of the spec, and only those', () 
 });
 
 test('the spec marks exactly the expected operations public', () => {
-  expect(operations.filter((o) => o.public).map((o) => o.operationId).sort()).toEqual(['CreateUser', 'ExecuteIncomingWebhook', 'GetClientConfig', 'GetPing', 'Login', 'Logout'].sort());
+  expect(operations.filter((o) => o.public).map((o) => o.operationId).sort()).toEqual(['ConnectWebSocket', 'CreateUser', 'ExecuteIncomingWebhook', 'GetClientConfig', 'GetPing', 'Login', 'Logout'].sort());
 });
 
 describe('without a valid session: 401 for every protected operation', () => {

@@ -2,10 +2,12 @@ import type { HandlerMap } from '../operation';
 import * as channels from './channels';
 import * as posts from './posts';
 import * as sessions from './sessions';
+import * as status from './status';
 import * as system from './system';
 import * as teams from './teams';
 import * as users from './users';
 import * as webhooks from './webhooks';
+import * as websocket from './websocket';
 
 /** Every operation of the spec, by operationId. `satisfies` makes a missing or misspelt one a compile error. */
-export const handlers = { ...system, ...users, ...sessions, ...teams, ...channels, ...posts, ...webhooks } satisfies HandlerMap;
+export const handlers = { ...system, ...users, ...sessions, ...status, ...teams, ...channels, ...posts, ...webhooks, ...websocket } satisfies HandlerMap;

@@ -3,6 +3,7 @@ import * as initial from './001-initial';
 import * as pendingPostId from './002-pending-post-id';
 import * as sessionDetails from './003-session-details';
 import * as abuseResistance from './004-abuse-resistance';
+import * as status from './005-status';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -15,6 +16,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['002-pending-post-id', pendingPostId],
   ['003-session-details', sessionDetails],
   ['004-abuse-resistance', abuseResistance],
+  ['005-status', status],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -1,0 +1,280 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { App } from '../app';
+import { isValidId } from '../lib/ids';
+import type { Session } from '../model';
+import { findToken } from './auth';
+import { type Connection, type Hub, frameOf } from './realtime-hub';
+import { VERSION_ID } from './stamp';
+import type { RateLimits } from './rate-limits';
+
+/** Client frames larger than this close the socket (Mattermost's 8 KiB read limit). */
+export const MAX_CLIENT_FRAME_BYTES = 8 * 1024;
+/** A socket that does not authenticate within this long is closed (Mattermost: 5 s). */
+const AUTH_TIMEOUT_MS = 5000;
+const PING_INTERVAL_MS = 30_000;
+/** How often live sockets re-check that their session still exists (a revocation elsewhere closes them sooner). */
+const SESSION_RECHECK_MS = 60_000;
+/** One `typing` broadcast per channel per connection at most this often: a flood of user_typing is absorbed. */
+const TYPING_INTERVAL_MS = 1000;
+
+interface Request {
+  seq: number;
+  action: string;
+  data: Record<string, unknown>;
+}
+
+interface Reply {
+  status: 'OK' | 'FAIL';
+  seq_reply?: number;
+  data?: unknown;
+  error?: { id: string; message: string; detailed_error: string; request_id: string; status_code: number };
+}
+
+function appError(id: string, message: string, status: number): NonNullable<Reply['error']> {
+  return { id, message, detailed_error: '', request_id: '', status_code: status };
+}
+
+export interface WebSocketOptions {
+  hub: Hub;
+  limits: RateLimits;
+  /** Where the server is reached from, for the Origin check: ServiceSettings.SiteURL when set. */
+  siteUrl: () => string;
+  now: () => number;
+  onError: (err: unknown, what: string) => void;
+}
+
+/**
+ * `GET /api/v4/websocket`: Mattermost's WebSocket API. The socket authenticates with the session cookie or an
+ * Authorization header on the upgrade, or with the `authentication_challenge` action within 5 s; it is greeted with
+ * `hello` (seq 0), and every event after that is numbered by one more. A client that comes back with its
+ * `connection_id` and the `sequence_number` it expects next, within the replay window, gets what it missed in order
+ * and carries on; otherwise it gets a new `hello` (its cue to refetch).
+ */
+export function attachWebSocket(server: Server, app: App, options: WebSocketOptions): { close(): void } {
+  const { hub } = options;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME_BYTES, perMessageDeflate: false, clientTracking: false });
+  const timers = [
+    setInterval(() => hub.heartbeat(), PING_INTERVAL_MS),
+    setInterval(() => hub.reap(), 30_000),
+    setInterval(() => void recheckSessions(), SESSION_RECHECK_MS),
+  ];
+  for (const t of timers) t.unref();
+
+  /** Sessions revoked or expired by any means (on another process without Redis, or by time) lose their sockets. */
+  async function recheckSessions(): Promise<void> {
+    for (const conn of [...hub.live()]) {
+      const token = tokens.get(conn);
+      if (!token) continue;
+      try {
+        if (!(await app.sessions.authenticate(token))) hub.revoke({ userId: conn.session.userId, sessionIds: [conn.session.id] });
+      } catch (err) {
+        options.onError(err, 'websocket session re-check failed');
+        return;
+      }
+    }
+  }
+  const tokens = new WeakMap<Connection, string>();
+
+  const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://parley.invalid');
+    if (url.pathname !== '/api/v4/websocket' && url.pathname !== '/api/v4/websocket/') return refuse(socket, 404, 'api.context.404.app_error');
+    if (!originAllowed(req, options.siteUrl())) return refuse(socket, 400, 'api.web_socket.connect.upgrade.app_error');
+    void (async () => {
+      try {
+        const limited = app.deps.config.get().RateLimitSettings.Enable ? await options.limits.checkRequest(req, fakeResponse()) : undefined;
+        if (limited) return refuse(socket, 429, 'api.context.rate_limit.app_error');
+        const found = findToken(req);
+        const session = found ? ((await app.sessions.authenticate(found.token)) ?? null) : null;
+        wss.handleUpgrade(req, socket, head, (ws) => accept(ws, session, found?.token ?? '', url.searchParams));
+      } catch (err) {
+        options.onError(err, 'websocket upgrade failed');
+        refuse(socket, 503, 'api.context.database_unavailable.app_error');
+      }
+    })();
+  };
+  server.on('upgrade', upgrade);
+
+  function accept(ws: WebSocket, session: Session | null, token: string, params: URLSearchParams): void {
+    let conn: Connection | undefined;
+    const reply = (r: Reply) => {
+      if (conn) hub.write(conn, JSON.stringify(r));
+      else if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(r));
+    };
+    const authTimer = setTimeout(() => {
+      if (!conn) ws.close(1008, 'not authenticated');
+    }, AUTH_TIMEOUT_MS);
+    authTimer.unref();
+
+    /** Registers the socket: a new connection greeted with hello, or a resumed one given what it missed. */
+    const register = (s: Session, t: string, resume: boolean) => {
+      clearTimeout(authTimer);
+      const id = params.get('connection_id') ?? '';
+      const expected = params.get('sequence_number') === null ? NaN : Number(params.get('sequence_number'));
+      // Only a connection of the same user is resumed. (Mattermost resumes only sockets authenticated on the upgrade;
+      // Parley also resumes after authentication_challenge, which is how token clients such as Client4's
+      // WebSocketClient and the drivers authenticate.)
+      const previous = resume && isValidId(id) ? hub.find(id, s.userId) : undefined;
+      const missed = previous && Number.isInteger(expected) ? hub.missedSince(previous, expected) : undefined;
+      if (previous && missed) {
+        hub.reattach(previous, ws, s);
+        conn = previous;
+        tokens.set(conn, t);
+        for (const frame of missed) ws.send(frame);
+        return;
+      }
+      conn = hub.open(s, ws);
+      tokens.set(conn, t);
+      hub.sendEvent(conn, helloPrefix(conn, s));
+    };
+
+    ws.on('pong', () => {
+      if (conn) conn.alive = true;
+    });
+    ws.on('message', (raw: RawData, isBinary: boolean) => {
+      if (conn) conn.alive = true;
+      if (isBinary) {
+        // Mattermost also reads msgpack; Parley's clients all send JSON text.
+        ws.close(1003, 'binary frames are not supported');
+        return;
+      }
+      let req: Request;
+      try {
+        const value = JSON.parse(raw.toString()) as unknown;
+        if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('not an object');
+        req = value as Request;
+      } catch {
+        // Undecodable frames close the socket, as in Mattermost: the client reconnects.
+        ws.close(1003, 'frames must be JSON objects');
+        return;
+      }
+      void handle(req).catch((err: unknown) => {
+        options.onError(err, 'websocket action failed');
+        reply({ status: 'FAIL', seq_reply: typeof req.seq === 'number' ? req.seq : undefined, error: appError('api.websocket_handler.server_busy.app_error', 'Server is busy, try again later.', 503) });
+      });
+    });
+    ws.on('close', () => {
+      clearTimeout(authTimer);
+      if (conn) hub.detach(conn, ws);
+    });
+    ws.on('error', () => ws.terminate());
+
+    async function handle(req: Request): Promise<void> {
+      const seq = typeof req.seq === 'number' ? req.seq : 0;
+      const fail = (id: string, message: string, status: number) => reply({ status: 'FAIL', seq_reply: seq || undefined, error: appError(id, message, status) });
+      if (typeof req.action !== 'string' || req.action === '') return fail('api.web_socket_router.no_action.app_error', 'No websocket action.', 400);
+      if (!Number.isInteger(req.seq) || seq <= 0) return fail('api.web_socket_router.bad_seq.app_error', 'Invalid sequence for WebSocket message.', 400);
+      const data = req.data && typeof req.data === 'object' && !Array.isArray(req.data) ? req.data : {};
+      if (req.action === 'authentication_challenge') {
+        // Already authenticated: no answer at all, as in Mattermost.
+        if (conn) return;
+        const t = typeof data.token === 'string' ? data.token : '';
+        const s = t ? await app.sessions.authenticate(t) : undefined;
+        if (!s) {
+          ws.close(1008, 'authentication failed');
+          return;
+        }
+        register(s, t, true);
+        reply({ status: 'OK', seq_reply: seq });
+        return;
+      }
+      if (!conn) return fail('api.web_socket_router.not_authenticated.app_error', 'The connection is not authenticated.', 401);
+      const ok = (answer?: unknown) => reply({ status: 'OK', seq_reply: seq, ...(answer === undefined ? {} : { data: answer }) });
+      switch (req.action) {
+        case 'ping':
+          return ok({ text: 'pong', version: VERSION_ID, server_time: options.now(), node_id: '' });
+        case 'user_typing': {
+          const channelId = data.channel_id;
+          if (!isValidId(channelId)) return fail('api.websocket_handler.invalid_param.app_error', 'Invalid channel_id parameter.', 400);
+          const parentId = typeof data.parent_id === 'string' ? data.parent_id : '';
+          const last = conn.typedAt.get(channelId) ?? 0;
+          const now = options.now();
+          if (now - last >= TYPING_INTERVAL_MS) {
+            if (!(await app.channels.canPost(conn.session, channelId))) return fail('api.context.permissions.app_error', 'You do not have the appropriate permissions.', 403);
+            conn.typedAt.set(channelId, now);
+            if (conn.typedAt.size > 100) conn.typedAt.delete(conn.typedAt.keys().next().value as string);
+            app.realtime.typing(channelId, conn.session.userId, parentId);
+          }
+          return ok();
+        }
+        case 'get_statuses':
+          return ok(await app.status.statuses(undefined));
+        case 'get_statuses_by_ids': {
+          const ids = Array.isArray(data.user_ids) ? data.user_ids.filter((x): x is string => typeof x === 'string') : [];
+          if (ids.length === 0) return fail('api.websocket_handler.invalid_param.app_error', 'Invalid user_ids parameter.', 400);
+          return ok(await app.status.statuses(ids.slice(0, 1000)));
+        }
+        case 'presence':
+        case 'posted_notify_ack':
+          return ok();
+        case 'user_update_active_status':
+          if (typeof data.user_is_active !== 'boolean') return fail('api.websocket_handler.invalid_param.app_error', 'Invalid user_is_active parameter.', 400);
+          await app.status.activity(conn.session.userId, data.user_is_active, data.manual === true);
+          return ok();
+        default:
+          return fail('api.web_socket_router.bad_action.app_error', `Unknown action: ${req.action.slice(0, 64)}.`, 500);
+      }
+    }
+
+    if (session) register(session, token, true);
+  }
+
+  return {
+    close: () => {
+      for (const t of timers) clearInterval(t);
+      server.off('upgrade', upgrade);
+      hub.closeAll();
+      wss.close();
+    },
+  };
+}
+
+function helloPrefix(conn: Connection, session: Session): string {
+  return `{"event":"hello","data":${JSON.stringify({ server_version: VERSION_ID, connection_id: conn.id, server_hostname: '' })},"broadcast":${JSON.stringify({
+    omit_users: null,
+    user_id: session.userId,
+    channel_id: '',
+    team_id: '',
+    connection_id: '',
+    omit_connection_id: '',
+  })},"seq":`;
+}
+
+/**
+ * Cross-site WebSocket hijacking: a page elsewhere may open a socket here and the browser would send the session
+ * cookie along. Mattermost's rule: no Origin (not a browser) is fine, `null` is not; otherwise the origin must be
+ * the server itself (SiteURL when set, else the Host the request was sent to).
+ */
+export function originAllowed(req: IncomingMessage, siteUrl: string): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  if (origin === 'null') return false;
+  let o: URL;
+  try {
+    o = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (siteUrl) {
+    try {
+      const site = new URL(siteUrl);
+      return o.protocol === site.protocol && o.host === site.host;
+    } catch {
+      return false;
+    }
+  }
+  return o.host === req.headers.host;
+}
+
+function refuse(socket: Duplex, status: number, id: string): void {
+  const body = JSON.stringify({ id, message: 'The WebSocket connection was refused.', detailed_error: '', request_id: '', status_code: status });
+  socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : status === 429 ? 'Too Many Requests' : status === 503 ? 'Service Unavailable' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+/** The limiter stamps headers on a response; an upgrade has none to carry them. */
+function fakeResponse() {
+  return { setHeader: () => undefined } as never;
+}
+
+export { frameOf };
