@@ -1,0 +1,804 @@
+import { useEffect, useReducer, useRef } from 'preact/hooks';
+import { ApiError, NetworkError, rest, setSessionExpiredHandler, type Channel, type ChannelMember, type ClientConfig, type Post, type Team, type User } from './api';
+import { dropChannel, emptyPosts, markFailed, mergePosts, mergeThread, removeLocal, type ClientPost, type PostsState } from './post-store';
+import { channelPath, currentRoute, loginPath, navigate, onRouteChange, type Route } from './router';
+import { WsClient, type SocketLike, type WsStatus } from './ws-client';
+import { nested, type WsEvent } from './ws-events';
+
+/**
+ * The client's state and everything that changes it: REST loads, the user's actions and WebSocket events. One
+ * immutable state object; components subscribe to slices of it with useStore.
+ */
+
+export type Rhs = { kind: 'thread'; rootId: string } | { kind: 'card'; postId: string };
+
+export interface TypingEntry {
+  userId: string;
+  until: number;
+}
+
+export interface AppState {
+  /** `loading` until the session is known; `down` when the server could not be reached at start. */
+  boot: 'loading' | 'ready' | 'down';
+  route: Route;
+  me?: User;
+  config: ClientConfig;
+  teams: Team[];
+  channels: Record<string, Channel>;
+  /** Team id → ids of the channels shown in its sidebar (its channels and the direct ones), once fetched. */
+  teamChannels: Record<string, string[]>;
+  members: Record<string, ChannelMember>;
+  users: Record<string, User>;
+  posts: PostsState;
+  /** Channel id, or `thread:<root id>` → who is typing there. */
+  typing: Record<string, TypingEntry[]>;
+  ws: WsStatus;
+  currentTeamId?: string;
+  currentChannelId?: string;
+  /** A page-level problem with the route (unknown team or channel). */
+  routeError?: string;
+  rhs?: Rhs;
+  memberCounts: Record<string, { count: number; more: boolean }>;
+  loadingOlder: Record<string, boolean>;
+  /** Channel id → a failed load's message. */
+  channelErrors: Record<string, string>;
+  /** Shown on the login page after the session ended by itself. */
+  loginNotice?: string;
+}
+
+const initial: AppState = {
+  boot: 'loading',
+  route: { kind: 'root' },
+  config: {},
+  teams: [],
+  channels: {},
+  teamChannels: {},
+  members: {},
+  users: {},
+  posts: emptyPosts,
+  typing: {},
+  ws: 'closed',
+  memberCounts: {},
+  loadingOlder: {},
+  channelErrors: {},
+};
+
+let state: AppState = initial;
+const listeners = new Set<() => void>();
+let notifyQueued = false;
+
+export function getState(): AppState {
+  return state;
+}
+
+function set(patch: Partial<AppState> | ((s: AppState) => Partial<AppState>)): void {
+  state = { ...state, ...(typeof patch === 'function' ? patch(state) : patch) };
+  if (notifyQueued) return;
+  notifyQueued = true;
+  queueMicrotask(() => {
+    notifyQueued = false;
+    for (const l of [...listeners]) l();
+  });
+}
+
+/** Subscribes a component to a slice of the state; it re-renders when the slice changes (by identity). */
+export function useStore<T>(selector: (s: AppState) => T): T {
+  const [, force] = useReducer((c: number) => c + 1, 0);
+  const selectorRef = useRef(selector);
+  selectorRef.current = selector;
+  const value = selector(state);
+  const valueRef = useRef(value);
+  valueRef.current = value;
+  useEffect(() => {
+    const check = () => {
+      if (!Object.is(selectorRef.current(state), valueRef.current)) force(0);
+    };
+    listeners.add(check);
+    check();
+    return () => {
+      listeners.delete(check);
+    };
+  }, []);
+  return value;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Users
+
+const requestedUsers = new Set<string>();
+let userBatch: string[] = [];
+let userBatchPromise: Promise<void> | null = null;
+
+/** Loads the users not held yet, in one request per tick; resolves when they are there (or failed). */
+export function ensureUsers(ids: Iterable<string>): Promise<void> {
+  const missing = [...new Set(ids)].filter((id) => id && !state.users[id] && !requestedUsers.has(id));
+  if (missing.length === 0) return userBatchPromise ?? Promise.resolve();
+  for (const id of missing) requestedUsers.add(id);
+  userBatch.push(...missing);
+  if (!userBatchPromise) {
+    userBatchPromise = Promise.resolve().then(async () => {
+      const batch = userBatch;
+      userBatch = [];
+      userBatchPromise = null;
+      try {
+        const users = await rest.usersByIds(batch);
+        set((s) => {
+          const all = { ...s.users };
+          for (const u of users) all[u.id] = u;
+          return { users: all };
+        });
+      } catch {
+        for (const id of batch) requestedUsers.delete(id);
+      }
+    });
+  }
+  return userBatchPromise;
+}
+
+export function displayName(userId: string): string {
+  const u = state.users[userId];
+  return u ? u.username : '';
+}
+
+/** The other member of a direct channel (`<idA>__<idB>`); the viewer's own id for a self-DM. */
+export function dmPartner(channel: Channel, meId: string): string {
+  const [a, b] = channel.name.split('__');
+  return a === meId ? b : a;
+}
+
+export function channelTitle(channel: Channel, s: AppState = state): string {
+  if (channel.type === 'D') {
+    const other = s.users[dmPartner(channel, s.me?.id ?? '')];
+    return other ? other.username : 'Direct message';
+  }
+  return channel.display_name || channel.name;
+}
+
+export function isUnread(channel: Channel, member: ChannelMember | undefined): boolean {
+  return !!member && (channel.total_msg_count ?? 0) > member.msg_count;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Session
+
+let ws: WsClient | null = null;
+
+function wsUrl(): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/v4/websocket`;
+}
+
+export async function boot(): Promise<void> {
+  setSessionExpiredHandler(sessionExpired);
+  onRouteChange((route) => void routeTo(route));
+  const route = currentRoute();
+  set({ route });
+  if (route.kind === 'login') {
+    set({ boot: 'ready' });
+    void rest.clientConfig().then((config) => set({ config }), () => undefined);
+    return;
+  }
+  let me: User;
+  try {
+    me = await rest.me();
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      set({ boot: 'ready' });
+      navigate(loginPath(location.pathname), { replace: true });
+      return;
+    }
+    set({ boot: 'down' });
+    return;
+  }
+  await startSession(me);
+}
+
+async function startSession(me: User): Promise<void> {
+  set({ me, users: { ...state.users, [me.id]: me } });
+  connectWebSocket();
+  const [config, teams] = await Promise.all([rest.clientConfig().catch(() => ({}) as ClientConfig), rest.myTeams().catch(() => [] as Team[])]);
+  set({ config, teams: sortTeams(teams), boot: 'ready' });
+  await routeTo(currentRoute());
+}
+
+function sortTeams(teams: Team[]): Team[] {
+  return [...teams].sort((a, b) => a.display_name.localeCompare(b.display_name));
+}
+
+export type LoginFailure = 'credentials' | 'locked' | 'down' | 'other';
+
+/** Signs in; on failure returns what went wrong (the page words it). */
+export async function login(loginId: string, password: string, redirectTo: string): Promise<{ ok: true } | { ok: false; reason: LoginFailure; message: string }> {
+  try {
+    const me = await rest.login(loginId, password);
+    set({ loginNotice: undefined });
+    history.replaceState(null, '', redirectTo || '/');
+    await startSession(me);
+    return { ok: true };
+  } catch (err) {
+    if (err instanceof NetworkError || (err instanceof ApiError && (err.status >= 500 || err.status === 0))) return { ok: false, reason: 'down', message: err.message };
+    if (err instanceof ApiError && err.id === 'api.user.check_user_login_attempts.too_many.app_error') return { ok: false, reason: 'locked', message: err.message };
+    if (err instanceof ApiError && err.status === 401) return { ok: false, reason: 'credentials', message: err.message };
+    return { ok: false, reason: 'other', message: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+function resetSession(): void {
+  ws?.stop();
+  ws = null;
+  requestedUsers.clear();
+  state = { ...initial, boot: 'ready', config: state.config };
+}
+
+export async function logout(): Promise<void> {
+  try {
+    await rest.logout();
+  } catch {
+    // The cookies are the server's to expire; if it is down they expire on their own.
+  }
+  resetSession();
+  navigate('/login');
+}
+
+function sessionExpired(): void {
+  if (!state.me) return;
+  const here = location.pathname;
+  resetSession();
+  set({ loginNotice: 'Your session has ended. Please log in again.' });
+  navigate(loginPath(here), { replace: true });
+}
+
+/** Retries the start after the server was down. */
+export function retryBoot(): void {
+  set({ boot: 'loading' });
+  void boot();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Routes, teams and channels
+
+const LAST_PATH = 'parley.lastChannelPath';
+
+async function routeTo(route: Route): Promise<void> {
+  set({ route, routeError: undefined });
+  if (route.kind === 'login') {
+    if (state.me) navigate('/', { replace: true });
+    return;
+  }
+  const me = state.me;
+  if (!me) {
+    if (state.boot === 'ready') navigate(loginPath(location.pathname), { replace: true });
+    return;
+  }
+  const teams = state.teams;
+  if (route.kind === 'root' || route.kind === 'unknown') {
+    const last = localStorage.getItem(LAST_PATH);
+    const lastTeam = last?.split('/')[1];
+    if (last && teams.some((t) => t.name === lastTeam)) return navigate(last, { replace: true });
+    if (teams.length) return navigate(channelPath(teams[0].name, 'town-square'), { replace: true });
+    set({ currentTeamId: undefined, currentChannelId: undefined });
+    return;
+  }
+  const team = teams.find((t) => t.name === route.team);
+  if (!team) {
+    set({ currentTeamId: undefined, currentChannelId: undefined, routeError: `There is no team "${route.team}", or you are not one of its members.` });
+    return;
+  }
+  if (route.kind === 'team') return navigate(channelPath(team.name, 'town-square'), { replace: true });
+  set({ currentTeamId: team.id });
+  await ensureTeamChannels(team.id);
+  let channel: Channel | undefined;
+  if (route.kind === 'channel') {
+    channel = (state.teamChannels[team.id] ?? []).map((id) => state.channels[id]).find((c) => c?.name === route.channel);
+  } else {
+    try {
+      const other = await rest.userByUsername(route.username);
+      channel = await rest.directChannel([me.id, other.id]);
+      addChannel(channel);
+      await ensureUsers([other.id]);
+    } catch {
+      channel = undefined;
+    }
+  }
+  if (!channel) {
+    set({ currentChannelId: undefined, routeError: route.kind === 'channel' ? `Channel "${route.channel}" was not found, or you are not one of its members.` : `There is no user "${route.username}".` });
+    return;
+  }
+  localStorage.setItem(LAST_PATH, location.pathname);
+  await openChannel(channel.id);
+}
+
+const teamLoads = new Map<string, Promise<void>>();
+
+function ensureTeamChannels(teamId: string, force = false): Promise<void> {
+  const running = teamLoads.get(teamId);
+  if (running && !force) return running;
+  if (state.teamChannels[teamId] && !force) return Promise.resolve();
+  const load = (async () => {
+    try {
+      const channels = await rest.myChannels(teamId);
+      set((s) => {
+        const all = { ...s.channels };
+        for (const c of channels) all[c.id] = c;
+        return { channels: all, teamChannels: { ...s.teamChannels, [teamId]: channels.filter((c) => c.delete_at === 0).map((c) => c.id) } };
+      });
+      const meId = state.me?.id ?? '';
+      void ensureUsers(channels.filter((c) => c.type === 'D').map((c) => dmPartner(c, meId)));
+      void loadMembers(channels.map((c) => c.id));
+    } finally {
+      teamLoads.delete(teamId);
+    }
+  })();
+  teamLoads.set(teamId, load);
+  return load;
+}
+
+/**
+ * The viewer's membership (read state) of each channel. There is no "all my channel members" operation in the
+ * contract yet, so one request per channel, a few at a time; the sidebar fills in as they arrive.
+ */
+async function loadMembers(channelIds: string[]): Promise<void> {
+  const queue = [...channelIds];
+  const worker = async () => {
+    for (let id = queue.shift(); id; id = queue.shift()) {
+      try {
+        const member = await rest.myMember(id);
+        const viewing = id === state.currentChannelId;
+        set((s) => ({ members: { ...s.members, [id]: viewing ? readMember(member, s.channels[id]) : member } }));
+      } catch {
+        // Left or removed meanwhile: the channel list refresh takes it out.
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 6 }, worker));
+}
+
+function readMember(member: ChannelMember, channel: Channel | undefined): ChannelMember {
+  return { ...member, msg_count: Math.max(member.msg_count, channel?.total_msg_count ?? 0), mention_count: 0 };
+}
+
+function addChannel(channel: Channel): void {
+  set((s) => {
+    const teamChannels = { ...s.teamChannels };
+    for (const [teamId, ids] of Object.entries(teamChannels)) {
+      if ((channel.team_id === teamId || channel.team_id === '') && !ids.includes(channel.id)) teamChannels[teamId] = [...ids, channel.id];
+    }
+    return { channels: { ...s.channels, [channel.id]: channel }, teamChannels };
+  });
+}
+
+function removeChannel(channelId: string): void {
+  set((s) => {
+    const teamChannels: Record<string, string[]> = {};
+    for (const [teamId, ids] of Object.entries(s.teamChannels)) teamChannels[teamId] = ids.filter((id) => id !== channelId);
+    return { teamChannels, posts: dropChannel(s.posts, channelId) };
+  });
+  if (state.currentChannelId === channelId) {
+    const team = state.teams.find((t) => t.id === state.currentTeamId);
+    navigate(team ? channelPath(team.name, 'town-square') : '/', { replace: true });
+  }
+}
+
+async function openChannel(channelId: string): Promise<void> {
+  const prev = state.currentChannelId;
+  set((s) => ({
+    currentChannelId: channelId,
+    rhs: prev !== channelId ? undefined : s.rhs,
+    channelErrors: { ...s.channelErrors, [channelId]: '' },
+  }));
+  const list = state.posts.channels[channelId];
+  const loads: Promise<unknown>[] = [];
+  if (!list?.loaded) loads.push(loadLatest(channelId));
+  else if (state.ws !== 'open') loads.push(catchUp(channelId));
+  markViewed(channelId, prev);
+  void rest.memberCount(channelId).then(
+    (count) => set((s) => ({ memberCounts: { ...s.memberCounts, [channelId]: count } })),
+    () => undefined,
+  );
+  await Promise.all(loads);
+}
+
+const PAGE = 60;
+
+async function loadLatest(channelId: string): Promise<void> {
+  try {
+    const page = await rest.posts(channelId, { per_page: PAGE });
+    await ensureUsers(Object.values(page.posts).map((p) => p.user_id));
+    set((s) => ({ posts: mergePosts(s.posts, Object.values(page.posts), { channelId, listed: page.order, hasOlder: page.prev_post_id !== '', loaded: true }) }));
+  } catch (err) {
+    set((s) => ({ channelErrors: { ...s.channelErrors, [channelId]: errorText(err) } }));
+  }
+}
+
+export async function loadOlder(channelId: string): Promise<void> {
+  const list = state.posts.channels[channelId];
+  if (!list?.loaded || !list.hasOlder || state.loadingOlder[channelId]) return;
+  const oldest = list.ids.find((id) => !state.posts.byId[id]?.pending && !state.posts.byId[id]?.failed);
+  if (!oldest) return;
+  set((s) => ({ loadingOlder: { ...s.loadingOlder, [channelId]: true } }));
+  try {
+    const page = await rest.posts(channelId, { before: oldest, per_page: PAGE });
+    await ensureUsers(Object.values(page.posts).map((p) => p.user_id));
+    set((s) => ({
+      posts: mergePosts(s.posts, Object.values(page.posts), { channelId, listed: page.order, hasOlder: page.order.length > 0 && page.prev_post_id !== '', older: true }),
+    }));
+  } catch (err) {
+    set((s) => ({ channelErrors: { ...s.channelErrors, [channelId]: errorText(err) } }));
+  } finally {
+    set((s) => ({ loadingOlder: { ...s.loadingOlder, [channelId]: false } }));
+  }
+}
+
+/** Brings a loaded channel up to date after events may have been missed: everything changed since, or afresh. */
+async function catchUp(channelId: string): Promise<void> {
+  const list = state.posts.channels[channelId];
+  if (!list?.loaded || list.lastUpdateAt === 0) {
+    set((s) => ({ posts: dropChannel(s.posts, channelId) }));
+    return loadLatest(channelId);
+  }
+  try {
+    // A margin before the newest change seen: posts committed out of time order are fetched again (merged, not doubled).
+    const page = await rest.posts(channelId, { since: list.lastUpdateAt - 5000 });
+    if (page.order.length >= 1000) {
+      set((s) => ({ posts: dropChannel(s.posts, channelId) }));
+      return loadLatest(channelId);
+    }
+    await ensureUsers(Object.values(page.posts).map((p) => p.user_id));
+    set((s) => ({ posts: mergePosts(s.posts, Object.values(page.posts), { channelId, listed: page.order }) }));
+  } catch {
+    // The next reconnect tries again.
+  }
+}
+
+/** After a new connection: refetch what events may have changed while none could arrive. */
+async function resync(): Promise<void> {
+  const me = state.me;
+  if (!me) return;
+  const teamId = state.currentTeamId;
+  // Lists of other channels are dropped: they are fetched afresh when opened.
+  set((s) => {
+    let posts = s.posts;
+    for (const id of Object.keys(posts.channels)) if (id !== s.currentChannelId) posts = dropChannel(posts, id);
+    return { posts };
+  });
+  const jobs: Promise<unknown>[] = [];
+  if (teamId) jobs.push(ensureTeamChannels(teamId, true));
+  const channelId = state.currentChannelId;
+  if (channelId) jobs.push(catchUp(channelId));
+  const rhs = state.rhs;
+  if (rhs?.kind === 'thread') jobs.push(loadThread(rhs.rootId));
+  await Promise.all(jobs);
+}
+
+const viewTimers = new Map<string, ReturnType<typeof setTimeout>>();
+
+/** Marks a channel read, here at once and on the server. */
+function markViewed(channelId: string, prevChannelId = ''): void {
+  set((s) => {
+    const member = s.members[channelId];
+    return member ? { members: { ...s.members, [channelId]: readMember(member, s.channels[channelId]) } } : {};
+  });
+  void rest.view(channelId, prevChannelId === channelId ? '' : prevChannelId).catch(() => undefined);
+}
+
+/** New posts in the open channel: it stays read (the server is told at most once a second). */
+function keepViewed(channelId: string): void {
+  set((s) => {
+    const member = s.members[channelId];
+    return member ? { members: { ...s.members, [channelId]: readMember(member, s.channels[channelId]) } } : {};
+  });
+  if (viewTimers.has(channelId)) return;
+  viewTimers.set(
+    channelId,
+    setTimeout(() => {
+      viewTimers.delete(channelId);
+      void rest.view(channelId).catch(() => undefined);
+    }, 1000),
+  );
+}
+
+function isWatching(channelId: string): boolean {
+  return state.currentChannelId === channelId && document.visibilityState === 'visible';
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Posting
+
+let lastPendingAt = 0;
+
+export async function sendPost(channelId: string, message: string, rootId = ''): Promise<void> {
+  const me = state.me;
+  if (!me) return;
+  const now = Math.max(Date.now(), lastPendingAt + 1);
+  lastPendingAt = now;
+  // Mattermost's web app shape: "<user id>:<ms>"; a retry with it is answered with the first post, not a copy.
+  const pendingId = `${me.id}:${now}`;
+  const local: ClientPost = {
+    id: pendingId,
+    pending_post_id: pendingId,
+    create_at: now,
+    update_at: now,
+    delete_at: 0,
+    user_id: me.id,
+    channel_id: channelId,
+    root_id: rootId,
+    message,
+    type: '',
+    props: {},
+    pending: true,
+  };
+  set((s) => ({ posts: mergePosts(s.posts, [local]) }));
+  await submit(local);
+}
+
+async function submit(local: ClientPost): Promise<void> {
+  try {
+    const created = await rest.createPost({ channel_id: local.channel_id, message: local.message, root_id: local.root_id || undefined, pending_post_id: local.pending_post_id });
+    set((s) => ({ posts: mergePosts(s.posts, [created]) }));
+    set((s) => {
+      const member = s.members[local.channel_id];
+      return member ? { members: { ...s.members, [local.channel_id]: readMember(member, s.channels[local.channel_id]) } } : {};
+    });
+  } catch {
+    set((s) => ({ posts: markFailed(s.posts, local.id) }));
+  }
+}
+
+export function retryPost(pendingId: string): void {
+  const post = state.posts.byId[pendingId];
+  if (!post?.failed) return;
+  const again = { ...post, failed: false, pending: true };
+  set((s) => ({ posts: { ...s.posts, byId: { ...s.posts.byId, [pendingId]: again } } }));
+  void submit(again);
+}
+
+export function discardPost(pendingId: string): void {
+  set((s) => ({ posts: removeLocal(s.posts, pendingId) }));
+}
+
+export async function editPost(postId: string, message: string): Promise<string | undefined> {
+  try {
+    const post = await rest.patchPost(postId, message);
+    set((s) => ({ posts: mergePosts(s.posts, [post]) }));
+    return undefined;
+  } catch (err) {
+    return errorText(err);
+  }
+}
+
+export async function deletePost(postId: string): Promise<string | undefined> {
+  try {
+    await rest.deletePost(postId);
+    const post = state.posts.byId[postId];
+    if (post) set((s) => ({ posts: mergePosts(s.posts, [{ ...post, delete_at: Date.now() }]) }));
+    if (state.rhs?.kind === 'thread' && state.rhs.rootId === postId) closeRhs();
+    return undefined;
+  } catch (err) {
+    return errorText(err);
+  }
+}
+
+let lastTypingSent = 0;
+let lastTypingKey = '';
+
+/** Tells the others this user is typing (at most every 3 s per place; Mattermost's apps wait 5 s between). */
+export function userTyping(channelId: string, rootId = ''): void {
+  const key = `${channelId}:${rootId}`;
+  const now = Date.now();
+  if (key === lastTypingKey && now - lastTypingSent < 3000) return;
+  lastTypingKey = key;
+  lastTypingSent = now;
+  ws?.userTyping(channelId, rootId);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Right-hand panel
+
+export function openThread(rootId: string): void {
+  set({ rhs: { kind: 'thread', rootId } });
+  void loadThread(rootId);
+}
+
+async function loadThread(rootId: string): Promise<void> {
+  try {
+    const list = await rest.thread(rootId);
+    await ensureUsers(Object.values(list.posts).map((p) => p.user_id));
+    set((s) => ({ posts: mergeThread(s.posts, rootId, Object.values(list.posts)) }));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404 && state.rhs?.kind === 'thread' && state.rhs.rootId === rootId) closeRhs();
+  }
+}
+
+export function openCard(postId: string): void {
+  set({ rhs: { kind: 'card', postId } });
+}
+
+export function closeRhs(): void {
+  set({ rhs: undefined });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// WebSocket
+
+function connectWebSocket(): void {
+  if (ws) return;
+  ws = new WsClient({
+    url: wsUrl(),
+    // The browser's WebSocket has these members; its DOM event types are wider than SocketLike spells them.
+    createSocket: (url) => new WebSocket(url) as unknown as SocketLike,
+    onEvent: handleEvent,
+    onStatus: (status) => set({ ws: status }),
+  });
+  ws.start();
+}
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('online', () => ws?.reconnectNow());
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState !== 'visible') return;
+    ws?.reconnectNow();
+    const channelId = state.currentChannelId;
+    const channel = channelId ? state.channels[channelId] : undefined;
+    if (channelId && channel && isUnread(channel, state.members[channelId])) markViewed(channelId);
+  });
+}
+
+function mentionsMe(data: { mentions?: string }, meId: string): boolean {
+  const ids = nested<unknown>(data.mentions);
+  return Array.isArray(ids) && ids.includes(meId);
+}
+
+function handleEvent(event: WsEvent): void {
+  const me = state.me;
+  if (!me) return;
+  switch (event.event) {
+    case 'hello':
+      // A fresh connection (first, or one that could not resume): whatever happened meanwhile is fetched.
+      void resync();
+      return;
+    case 'posted': {
+      const data = event.data as { post?: string; mentions?: string; channel_type?: string };
+      const post = nested<Post>(data.post);
+      if (!post?.id) return;
+      onPosted(post, mentionsMe(data, me.id), data.channel_type === 'D');
+      return;
+    }
+    case 'post_edited': {
+      const post = nested<Post>((event.data as { post?: string }).post);
+      if (post?.id) set((s) => ({ posts: mergePosts(s.posts, [post]) }));
+      return;
+    }
+    case 'post_deleted': {
+      const post = nested<Post>((event.data as { post?: string }).post);
+      if (!post?.id) return;
+      set((s) => ({ posts: mergePosts(s.posts, [{ ...post, delete_at: post.delete_at || Date.now() }]) }));
+      if (state.rhs?.kind === 'thread' && state.rhs.rootId === post.id) closeRhs();
+      if (state.rhs?.kind === 'card' && state.rhs.postId === post.id) closeRhs();
+      return;
+    }
+    case 'typing': {
+      const data = event.data as { user_id?: string; parent_id?: string };
+      const channelId = event.broadcast?.channel_id ?? '';
+      if (!data.user_id || data.user_id === me.id || !channelId) return;
+      addTyping(data.parent_id ? `thread:${data.parent_id}` : channelId, data.user_id);
+      void ensureUsers([data.user_id]);
+      return;
+    }
+    case 'channel_viewed': {
+      const channelId = (event.data as { channel_id?: string }).channel_id;
+      if (channelId) viewedElsewhere([channelId]);
+      return;
+    }
+    case 'multiple_channels_viewed': {
+      const times = (event.data as { channel_times?: Record<string, number> }).channel_times;
+      if (times) viewedElsewhere(Object.keys(times));
+      return;
+    }
+    case 'user_added': {
+      const data = event.data as { user_id?: string };
+      const channelId = event.broadcast?.channel_id ?? '';
+      if (data.user_id === me.id && channelId) void joinedChannel(channelId);
+      else if (channelId && channelId === state.currentChannelId) refreshMemberCount(channelId);
+      return;
+    }
+    case 'user_removed': {
+      const data = event.data as { user_id?: string; channel_id?: string };
+      const channelId = data.channel_id || event.broadcast?.channel_id || '';
+      const removedUser = data.user_id || event.broadcast?.user_id || '';
+      if (!channelId) return;
+      if (removedUser === me.id) removeChannel(channelId);
+      else if (channelId === state.currentChannelId) refreshMemberCount(channelId);
+      return;
+    }
+    case 'channel_created':
+    case 'channel_updated':
+    case 'channel_deleted':
+    case 'direct_added':
+    case 'added_to_team':
+    case 'leave_team':
+      if (state.currentTeamId) void ensureTeamChannels(state.currentTeamId, true);
+      if (event.event === 'added_to_team' || event.event === 'leave_team') void rest.myTeams().then((teams) => set({ teams: sortTeams(teams) }), () => undefined);
+      return;
+    case 'user_updated': {
+      const user = (event.data as { user?: User }).user;
+      if (user?.id) set((s) => ({ users: { ...s.users, [user.id]: { ...s.users[user.id], ...user } } }));
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+function onPosted(post: Post, mentioned: boolean, direct: boolean): void {
+  const me = state.me as User;
+  const channelId = post.channel_id;
+  set((s) => {
+    const channel = s.channels[channelId];
+    const channels = channel ? { ...s.channels, [channelId]: { ...channel, total_msg_count: (channel.total_msg_count ?? 0) + 1, last_post_at: post.create_at } } : s.channels;
+    let members = s.members;
+    const member = s.members[channelId];
+    if (member && post.user_id !== me.id && !isWatching(channelId) && (mentioned || direct)) {
+      members = { ...members, [channelId]: { ...member, mention_count: member.mention_count + 1 } };
+    }
+    const typing = clearTyping(s.typing, post.root_id ? `thread:${post.root_id}` : channelId, post.user_id);
+    return { posts: mergePosts(s.posts, [post]), channels, members, typing };
+  });
+  void ensureUsers([post.user_id]);
+  if (!state.channels[channelId]) {
+    // A channel this client does not list yet (a new direct message): the sidebar is refreshed.
+    if (state.currentTeamId) void ensureTeamChannels(state.currentTeamId, true);
+    return;
+  }
+  if (post.user_id === me.id || isWatching(channelId)) keepViewed(channelId);
+}
+
+function viewedElsewhere(channelIds: string[]): void {
+  set((s) => {
+    const members = { ...s.members };
+    for (const id of channelIds) if (members[id]) members[id] = readMember(members[id], s.channels[id]);
+    return { members };
+  });
+}
+
+async function joinedChannel(channelId: string): Promise<void> {
+  try {
+    const [channel, member] = await Promise.all([rest.channel(channelId), rest.myMember(channelId)]);
+    addChannel(channel);
+    set((s) => ({ members: { ...s.members, [channelId]: member } }));
+  } catch {
+    // Not visible after all.
+  }
+}
+
+function refreshMemberCount(channelId: string): void {
+  void rest.memberCount(channelId).then(
+    (count) => set((s) => ({ memberCounts: { ...s.memberCounts, [channelId]: count } })),
+    () => undefined,
+  );
+}
+
+const TYPING_MS = 6000;
+
+function addTyping(key: string, userId: string): void {
+  const until = Date.now() + TYPING_MS;
+  set((s) => ({ typing: { ...s.typing, [key]: [...(s.typing[key] ?? []).filter((t) => t.userId !== userId), { userId, until }] } }));
+  setTimeout(() => {
+    set((s) => {
+      const left = (s.typing[key] ?? []).filter((t) => t.until > Date.now());
+      return { typing: { ...s.typing, [key]: left } };
+    });
+  }, TYPING_MS + 50);
+}
+
+function clearTyping(typing: Record<string, TypingEntry[]>, key: string, userId: string): Record<string, TypingEntry[]> {
+  const entries = typing[key];
+  if (!entries?.some((t) => t.userId === userId)) return typing;
+  return { ...typing, [key]: entries.filter((t) => t.userId !== userId) };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+export function errorText(err: unknown): string {
+  if (err instanceof NetworkError) return 'The server cannot be reached. Check your connection and try again.';
+  if (err instanceof ApiError) return err.message;
+  return 'Something went wrong.';
+}
