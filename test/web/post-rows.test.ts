@@ -1,7 +1,7 @@
 // Layout rules of the post list: grouping (never for webhook posts), date separators, reply context; and routes.
 import { GROUP_WINDOW_MS, buildRows, dayOf } from '../../web/src/post-rows';
 import type { ClientPost } from '../../web/src/post-store';
-import { parseRoute } from '../../web/src/router';
+import { parseRoute } from '../../web/src/routes';
 
 const T0 = new Date(2025, 5, 10, 9, 0, 0).getTime();
 

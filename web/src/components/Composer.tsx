@@ -28,7 +28,8 @@ export function Composer({ channelId, rootId = '', label, placeholder }: { chann
 
   const count = codePoints(text);
   const tooLong = count > max;
-  const showCount = count > max - 1000;
+  // The counter appears at 90% of the limit, as the limit approaches.
+  const showCount = count >= Math.floor(max * 0.9);
   const canSend = text.trim() !== '' && !tooLong;
 
   const update = (value: string) => {
