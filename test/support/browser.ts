@@ -32,8 +32,7 @@ export function describeBrowser(name: string, fn: () => void): void {
     describe(name, fn);
     return;
   }
-  // eslint-disable-next-line no-console
-  console.warn(
+  process.stderr.write(
     `\n*** SKIPPED browser suite "${name}": no Chromium found. Install it (apt-get install --no-install-recommends ` +
       `chromium-headless-shell) or set CHROME_PATH. In CI this is a failure. ***\n`,
   );
@@ -71,8 +70,7 @@ export function testWithWebSocket(name: string, fn: () => Promise<void>, timeout
     test(name, fn, timeout);
     return;
   }
-  // eslint-disable-next-line no-console
-  console.warn(`\n*** SKIPPED "${name}": this server does not serve GET /api/v4/websocket yet (live updates). ***\n`);
+  process.stderr.write(`\n*** SKIPPED "${name}": this server does not serve GET /api/v4/websocket yet (live updates). ***\n`);
   test.skip(`${name} [needs GET /api/v4/websocket]`, fn, timeout);
 }
 

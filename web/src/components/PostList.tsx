@@ -103,7 +103,11 @@ export function PostList({ channelId }: { channelId: string }) {
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
-    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM;
+    // Only the reader scrolling up leaves the bottom: content growing under us (an image loading) does not, even
+    // when its scroll event arrives after the growth.
+    const nearBottom = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM;
+    if (nearBottom) atBottom.current = true;
+    else if (el.scrollTop < before.current.top - 1) atBottom.current = false;
     if (atBottom.current && unseen) setUnseen(0);
     before.current = { ...before.current, height: el.scrollHeight, top: el.scrollTop };
     if (el.scrollTop < NEAR_TOP && list?.hasOlder && !loadingOlder) void loadOlder(channelId);
