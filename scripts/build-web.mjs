@@ -28,7 +28,7 @@ const result = await build({
   bundle: true,
   format: 'esm',
   splitting: false,
-  minify: true,
+  minify: process.env.PARLEY_WEB_MINIFY !== "0",
   sourcemap: 'linked',
   target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
   jsx: 'automatic',

@@ -1,11 +1,23 @@
-/** Dates and times as the post list shows them, in the viewer's locale. */
+/**
+ * Dates and times as the post list shows them, in the viewer's locale. The formatters are made once: building an
+ * Intl.DateTimeFormat per call (what toLocaleTimeString with options does) costs more than rendering the post.
+ */
+const time = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+const full = new Intl.DateTimeFormat(undefined, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const dayThisYear = new Intl.DateTimeFormat(undefined, { weekday: 'short', month: 'short', day: 'numeric' });
+const dayOtherYear = new Intl.DateTimeFormat(undefined, { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });
+const shortDate = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', year: 'numeric' });
 
 export function timeOf(ms: number): string {
-  return new Date(ms).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+  return time.format(ms);
 }
 
 export function fullDateTime(ms: number): string {
-  return new Date(ms).toLocaleString(undefined, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+  return full.format(ms);
+}
+
+export function shortDateOf(ms: number): string {
+  return shortDate.format(ms);
 }
 
 export function dayLabel(dayStart: number, now = Date.now()): string {
@@ -16,8 +28,7 @@ export function dayLabel(dayStart: number, now = Date.now()): string {
   yesterday.setDate(yesterday.getDate() - 1);
   if (dayStart === yesterday.getTime()) return 'Yesterday';
   const d = new Date(dayStart);
-  const sameYear = d.getFullYear() === today.getFullYear();
-  return d.toLocaleDateString(undefined, { weekday: 'short', month: 'short', day: 'numeric', ...(sameYear ? {} : { year: 'numeric' }) });
+  return (d.getFullYear() === today.getFullYear() ? dayThisYear : dayOtherYear).format(d);
 }
 
 /** Length in Unicode code points, as the server counts the 16383-character limit. */

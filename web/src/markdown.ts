@@ -49,6 +49,9 @@ export function safeImageUrl(url: unknown): string | undefined {
   return typeof url === 'string' ? safeUrl(url, ['http:', 'https:']) : undefined;
 }
 
+// Set once: a config passed to every sanitize() call is parsed again on every call.
+DOMPurify.setConfig({ ALLOWED_TAGS, ALLOWED_ATTR, RETURN_DOM_FRAGMENT: true, ALLOW_DATA_ATTR: false });
+
 DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   const el = node as Element;
   if (el.tagName === 'A') {
@@ -158,7 +161,7 @@ export function renderMarkdown(text: string, me: string): DocumentFragment {
     cache.delete(key);
   } else {
     const html = marked.parse(text, { async: false });
-    frag = DOMPurify.sanitize(html, { ALLOWED_TAGS, ALLOWED_ATTR, RETURN_DOM_FRAGMENT: true, ALLOW_DATA_ATTR: false });
+    frag = DOMPurify.sanitize(html) as unknown as DocumentFragment;
     finishImages(frag);
     decorate(frag, me);
     if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);

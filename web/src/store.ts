@@ -172,32 +172,53 @@ export async function boot(): Promise<void> {
   onRouteChange((route) => void routeTo(route));
   const route = currentRoute();
   set({ route });
-  if (route.kind === 'login') {
-    set({ boot: 'ready' });
-    void rest.clientConfig().then((config) => set({ config }), () => undefined);
-    return;
-  }
+  // The first screen's requests all start at once (index.html preloads these three URLs, so the answers are often
+  // there before this code runs). Every page load asks all three, the login page too: a preload left unused would
+  // answer a later fetch of its URL with what it got before the login.
+  const config = rest.clientConfig().catch(() => ({}) as ClientConfig);
+  const teams = rest.myTeams().catch(() => [] as Team[]);
   let me: User;
   try {
     me = await rest.me();
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
-      set({ boot: 'ready' });
-      navigate(loginPath(location.pathname), { replace: true });
+      set({ boot: 'ready', config: await config });
+      if (route.kind !== 'login') navigate(loginPath(location.pathname), { replace: true });
       return;
     }
     set({ boot: 'down' });
     return;
   }
-  await startSession(me);
+  // Signed in already: the login page has nothing to do.
+  if (route.kind === 'login') history.replaceState(null, '', route.redirectTo || '/');
+  await startSession(me, config, teams);
 }
 
-async function startSession(me: User): Promise<void> {
+/**
+ * Everything the sidebar needs beyond the channel list (read state of every channel, names of direct-message
+ * partners) waits until the open channel's posts are loaded: on a page load the posts are what the reader waits for,
+ * and the server answers them sooner when they are not queued behind a request per channel.
+ */
+let releaseBackground: () => void = () => undefined;
+let background: Promise<void> = Promise.resolve();
+
+function holdBackground(): void {
+  background = new Promise((resolve) => (releaseBackground = resolve));
+}
+
+const SHELL_WAIT_MS = 1500;
+
+async function startSession(me: User, config: Promise<ClientConfig>, teams: Promise<Team[]>): Promise<void> {
+  performance.mark('parley:session');
+  holdBackground();
   set({ me, users: { ...state.users, [me.id]: me } });
   connectWebSocket();
-  const [config, teams] = await Promise.all([rest.clientConfig().catch(() => ({}) as ClientConfig), rest.myTeams().catch(() => [] as Team[])]);
-  set({ config, teams: sortTeams(teams), boot: 'ready' });
-  await routeTo(currentRoute());
+  const [cfg, list] = await Promise.all([config, teams]);
+  set({ config: cfg, teams: sortTeams(list) });
+  // The shell is rendered once, with the channel's posts in it (or after SHELL_WAIT_MS with what there is).
+  await Promise.race([routeTo(currentRoute()), new Promise((r) => setTimeout(r, SHELL_WAIT_MS))]);
+  set({ boot: 'ready' });
+  releaseBackground();
 }
 
 function sortTeams(teams: Team[]): Team[] {
@@ -212,7 +233,7 @@ export async function login(loginId: string, password: string, redirectTo: strin
     const me = await rest.login(loginId, password);
     set({ loginNotice: undefined });
     history.replaceState(null, '', redirectTo || '/');
-    await startSession(me);
+    await startSession(me, rest.clientConfig().catch(() => ({}) as ClientConfig), rest.myTeams().catch(() => [] as Team[]));
     return { ok: true };
   } catch (err) {
     if (err instanceof NetworkError || (err instanceof ApiError && (err.status >= 500 || err.status === 0))) return { ok: false, reason: 'down', message: err.message };
@@ -303,8 +324,10 @@ async function routeTo(route: Route): Promise<void> {
     set({ currentChannelId: undefined, routeError: route.kind === 'channel' ? `Channel "${route.channel}" was not found, or you are not one of its members.` : `There is no user "${route.username}".` });
     return;
   }
-  localStorage.setItem(LAST_PATH, location.pathname);
+  const path = location.pathname;
   await openChannel(channel.id);
+  // After the posts: the first storage access of a page can take tens of milliseconds.
+  localStorage.setItem(LAST_PATH, path);
 }
 
 const teamLoads = new Map<string, Promise<void>>();
@@ -322,8 +345,10 @@ function ensureTeamChannels(teamId: string, force = false): Promise<void> {
         return { channels: all, teamChannels: { ...s.teamChannels, [teamId]: channels.filter((c) => c.delete_at === 0).map((c) => c.id) } };
       });
       const meId = state.me?.id ?? '';
-      void ensureUsers(channels.filter((c) => c.type === 'D').map((c) => dmPartner(c, meId)));
-      void loadMembers(channels.map((c) => c.id));
+      void background.then(() => {
+        void ensureUsers(channels.filter((c) => c.type === 'D').map((c) => dmPartner(c, meId)));
+        void loadMembers(channels.map((c) => c.id));
+      });
     } finally {
       teamLoads.delete(teamId);
     }
@@ -386,20 +411,20 @@ async function openChannel(channelId: string): Promise<void> {
     channelErrors: { ...s.channelErrors, [channelId]: '' },
   }));
   const list = state.posts.channels[channelId];
-  const loads: Promise<unknown>[] = [];
-  if (!list?.loaded) loads.push(loadLatest(channelId));
-  else if (state.ws !== 'open') loads.push(catchUp(channelId));
+  if (!list?.loaded) await loadLatest(channelId);
+  else if (state.ws !== 'open') await catchUp(channelId);
+  if (state.currentChannelId !== channelId) return;
   markViewed(channelId, prev);
   void rest.memberCount(channelId).then(
     (count) => set((s) => ({ memberCounts: { ...s.memberCounts, [channelId]: count } })),
     () => undefined,
   );
-  await Promise.all(loads);
 }
 
 const PAGE = 60;
 
 async function loadLatest(channelId: string): Promise<void> {
+  performance.mark('parley:posts-requested');
   try {
     const page = await rest.posts(channelId, { per_page: PAGE });
     await ensureUsers(Object.values(page.posts).map((p) => p.user_id));

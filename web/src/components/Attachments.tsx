@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import type { SlackAttachment } from '../api';
+import { shortDateOf } from '../format';
 import { safeImageUrl, safeUrl } from '../markdown';
 import { Markdown } from './Markdown';
 
@@ -37,7 +38,7 @@ function isShort(short: unknown): boolean {
 function tsDate(ts: unknown): string {
   const n = typeof ts === 'number' ? ts : typeof ts === 'string' ? Number(ts) : NaN;
   if (!Number.isFinite(n) || n <= 0) return '';
-  return new Date(n * 1000).toLocaleDateString(undefined, { month: 'short', day: 'numeric', year: 'numeric' });
+  return shortDateOf(n * 1000);
 }
 
 type Field = { title?: string; value?: unknown; short?: boolean | string };

@@ -103,9 +103,10 @@ export function PostItem({ post, continuation, replyContext, inThread, replyCoun
   if (post.pending) classes.push('post--pending');
   if (post.failed) classes.push('post--failed');
   if (webhook) classes.push('post--webhook');
-  const time = <time class="post__time" dateTime={new Date(post.create_at).toISOString()} title={fullDateTime(post.create_at)}>{timeOf(post.create_at)}</time>;
+  const shown = timeOf(post.create_at);
+  const time = <time class="post__time" dateTime={new Date(post.create_at).toISOString()} title={fullDateTime(post.create_at)}>{shown}</time>;
   return (
-    <article class={classes.join(' ')} data-post-id={post.id} aria-label={`${author}${webhook ? ' (bot)' : ''}, ${timeOf(post.create_at)}`}>
+    <article class={classes.join(' ')} data-post-id={post.id} aria-label={`${author}${webhook ? ' (bot)' : ''}, ${shown}`}>
       <div class="post__gutter">{continuation ? <span class="post__hover-time">{time}</span> : <PostAvatar post={post} />}</div>
       <div class="post__content">
         {!continuation && (

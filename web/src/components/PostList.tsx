@@ -14,6 +14,8 @@ function markFirstPosts(): void {
 }
 
 const NEAR_TOP = 400;
+/** Rows rendered before the first paint; the rest of the page follows right after it (kept above, out of view). */
+const FIRST_ROWS = 24;
 const NEAR_BOTTOM = 60;
 
 export function DateSeparator({ day }: { day: number }) {
@@ -43,7 +45,20 @@ export function PostList({ channelId }: { channelId: string }) {
   const title = useStore((s) => (channel ? channelTitle(channel, s) : ''));
   const replyCounts = useReplyCounts();
   const ids = list?.ids;
-  const rows = useMemo(() => buildRows(ids ?? [], byId), [ids, byId]);
+  const allRows = useMemo(() => buildRows(ids ?? [], byId), [ids, byId]);
+  // On opening a channel only the newest rows are rendered at first: the reader sees the bottom of the list, and
+  // rendering the whole page would only delay that. The older rows are added on the next frame.
+  const [limit, setLimit] = useState(FIRST_ROWS);
+  useEffect(() => {
+    setLimit(FIRST_ROWS);
+  }, [channelId]);
+  useEffect(() => {
+    if (limit !== Infinity && list?.loaded) {
+      const raf = requestAnimationFrame(() => setTimeout(() => setLimit(Infinity)));
+      return () => cancelAnimationFrame(raf);
+    }
+  }, [limit, list?.loaded]);
+  const rows = limit === Infinity || allRows.length <= limit ? allRows : allRows.slice(allRows.length - limit);
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
@@ -61,7 +76,8 @@ export function PostList({ channelId }: { channelId: string }) {
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el || !list?.loaded) return;
-    const firstId = list.ids[0];
+    const firstRow = rows.find((r) => r.kind === 'post');
+    const firstId = firstRow?.kind === 'post' ? firstRow.id : undefined;
     const lastId = list.ids[list.ids.length - 1];
     const prev = before.current;
     if (prev.firstId === undefined && prev.lastId === undefined) {
@@ -74,7 +90,7 @@ export function PostList({ channelId }: { channelId: string }) {
       else setUnseen((n) => n + 1);
     }
     before.current = { firstId, lastId, height: el.scrollHeight, top: el.scrollTop };
-  }, [list, byId]);
+  }, [list, byId, rows]);
 
   // A new channel starts at the bottom.
   useLayoutEffect(() => {
@@ -97,8 +113,8 @@ export function PostList({ channelId }: { channelId: string }) {
   // A short first page may not fill the view: keep loading older posts until it scrolls (or there are none).
   useEffect(() => {
     const el = scroller.current;
-    if (el && list?.loaded && list.hasOlder && !loadingOlder && el.scrollHeight <= el.clientHeight + NEAR_TOP) void loadOlder(channelId);
-  }, [list, loadingOlder, channelId]);
+    if (el && list?.loaded && limit === Infinity && list.hasOlder && !loadingOlder && el.scrollHeight <= el.clientHeight + NEAR_TOP) void loadOlder(channelId);
+  }, [list, loadingOlder, channelId, limit]);
 
   const onScroll = () => {
     const el = scroller.current;
@@ -110,14 +126,14 @@ export function PostList({ channelId }: { channelId: string }) {
     else if (el.scrollTop < before.current.top - 1) atBottom.current = false;
     if (atBottom.current && unseen) setUnseen(0);
     before.current = { ...before.current, height: el.scrollHeight, top: el.scrollTop };
-    if (el.scrollTop < NEAR_TOP && list?.hasOlder && !loadingOlder) void loadOlder(channelId);
+    if (el.scrollTop < NEAR_TOP && limit === Infinity && list?.hasOlder && !loadingOlder) void loadOlder(channelId);
   };
 
   return (
     <div class="post-list-wrap">
       <div class="post-list" ref={scroller} onScroll={onScroll} tabIndex={0} role="log" aria-label={`Messages in ${title}`} aria-busy={!list?.loaded}>
         <div ref={content} class="post-list__content">
-          {list?.loaded && !list.hasOlder && (
+          {list?.loaded && !list.hasOlder && rows === allRows && (
             <div class="channel-intro">
               <h2>Beginning of {title}</h2>
               {channel?.purpose && <p>{channel.purpose}</p>}
