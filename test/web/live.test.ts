@@ -195,6 +195,17 @@ describeBrowser('web client: live updates', () => {
       await until('off-topic read', async () => !((await offTopic.getAttribute('class')) ?? '').includes('is-unread'));
     });
 
+    test('without a connected WebSocket the open channel is polled, so it never silently goes stale', async () => {
+      const { page } = await newPage();
+      const ws = await ScriptedSocket.attach(page);
+      ws.onConnect = (conn) => conn.close({ code: 1011 }); // a socket that never gets going
+      await signIn(page, server.url, 'alice', PASSWORD, '/team-a/channels/town-square');
+      await page.locator('.post-list[aria-busy="false"]').waitFor();
+      expect(await page.locator('.shell').getAttribute('data-live')).not.toBe('open');
+      const p = await world.post(world.bob, world.channels.townSquare.id, 'seen by polling');
+      await article(page, p.id).waitFor({ timeout: 15000 });
+    });
+
     test('reconnect: resumes with connection_id + sequence_number; a gap reconnects; a new connection id refetches without duplicates or gaps', async () => {
       const { page } = await newPage();
       const ws = await ScriptedSocket.attach(page);
@@ -264,7 +275,8 @@ describeBrowser('web client: live updates', () => {
       const { page } = await newPage();
       await signIn(page, server.url, 'alice', PASSWORD, '/team-a/channels/deploys');
       await page.locator('.post-list[aria-busy="false"]').waitFor();
-      await until('live', async () => (await page.locator('.banner').count()) === 0);
+      // Connected: what follows arrives by the WebSocket, not by the fallback polling of an unconnected page.
+      await page.locator('.shell[data-live="open"]').waitFor();
       const iconUrl = `${server.url}/favicon.svg`;
       await new IncomingWebhook(`${server.url}/hooks/${created.id}`).send({
         text: 'Live deploy finished',
@@ -286,6 +298,7 @@ describeBrowser('web client: live updates', () => {
       const { page } = await newPage();
       await signIn(page, server.url, 'alice', PASSWORD, '/team-a/channels/town-square');
       await page.locator('.post-list[aria-busy="false"]').waitFor();
+      await page.locator('.shell[data-live="open"]').waitFor();
       await page.waitForTimeout(500);
       await world.post(world.bob, world.channels.secret.id, '@alice please look at the plan');
       const link = sidebarLink(page, 'secret');
@@ -302,6 +315,8 @@ describeBrowser('web client: live updates', () => {
       const b = await newPage();
       await signIn(a.page, server.url, 'alice', PASSWORD, '/team-a/channels/off-topic');
       await signIn(b.page, server.url, 'bob', PASSWORD, '/team-a/channels/off-topic');
+      await a.page.locator('.shell[data-live="open"]').waitFor();
+      await b.page.locator('.shell[data-live="open"]').waitFor();
       await b.page.getByRole('textbox', { name: 'Write to #Off-Topic' }).type('typing something');
       await a.page.getByText('bob is typing…').waitFor({ timeout: 10000 });
       const p = await world.post(world.bob, world.channels.offTopic.id, 'first version');

@@ -656,7 +656,28 @@ function connectWebSocket(): void {
   ws.start();
 }
 
+/**
+ * While no WebSocket is connected (a server without one, or one that is unreachable for now) the open channel is
+ * polled for changes and the sidebar refreshed now and then, so the page never silently goes stale. A connected
+ * WebSocket turns this off.
+ */
+const POLL_CHANNEL_MS = 10_000;
+const POLL_SIDEBAR_MS = 60_000;
+let lastSidebarPoll = 0;
+
+function poll(): void {
+  if (!state.me || state.ws === 'open' || state.boot !== 'ready' || document.visibilityState !== 'visible') return;
+  const channelId = state.currentChannelId;
+  if (channelId) void catchUp(channelId);
+  if (state.currentTeamId && Date.now() - lastSidebarPoll >= POLL_SIDEBAR_MS) {
+    lastSidebarPoll = Date.now();
+    const teamId = state.currentTeamId;
+    void ensureTeamChannels(teamId, true);
+  }
+}
+
 if (typeof window !== 'undefined') {
+  setInterval(poll, POLL_CHANNEL_MS);
   window.addEventListener('online', () => ws?.reconnectNow());
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState !== 'visible') return;

@@ -112,9 +112,10 @@ function useDocumentTitle(): void {
 
 function Shell() {
   const rhs = useStore((s) => s.rhs);
+  const ws = useStore((s) => s.ws);
   useDocumentTitle();
   return (
-    <div class={`shell${rhs ? ' shell--rhs' : ''}`}>
+    <div class={`shell${rhs ? ' shell--rhs' : ''}`} data-live={ws}>
       <a class="skip-link" href="#main">
         Skip to messages
       </a>
