@@ -84,11 +84,11 @@ function UserMenu() {
         class="user-menu__button"
         aria-haspopup="menu"
         aria-expanded={open}
-        aria-label={`Account menu for ${me.username}`}
         onClick={() => setOpen(!open)}
       >
         <UserAvatar userId={me.id} size={24} />
         <span class="user-menu__name">{me.username}</span>
+        <span class="sr-only">, account menu</span>
         <ChevronDownIcon size={16} />
       </button>
       {open && (

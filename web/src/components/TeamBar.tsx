@@ -21,12 +21,12 @@ export function TeamBar() {
               <a
                 href={href}
                 class={`teambar__team${t.id === current ? ' is-active' : ''}`}
-                aria-label={t.display_name}
                 aria-current={t.id === current ? 'page' : undefined}
                 title={t.display_name}
                 onClick={(e) => followLink(e, href)}
               >
-                {initials(t.display_name)}
+                <span aria-hidden="true">{initials(t.display_name)}</span>
+                <span class="sr-only">{t.display_name}</span>
               </a>
             </li>
           );
