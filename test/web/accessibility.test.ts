@@ -109,7 +109,7 @@ describeBrowser('web client: accessibility', () => {
     expect(new Set(iconButtons)).toEqual(new Set(['Show card', 'Reply', 'Edit message', 'Delete message', 'Send message']));
     // Keyboard focus draws an outline: from the top of the page, the skip link, then the team switcher.
     await page.evaluate('document.activeElement.blur()');
-    const focused = async () => page.evaluate(`(() => { const el = document.activeElement; const s = getComputedStyle(el); return [el.tagName === 'BODY' ? 'body' : el.textContent.trim(), s.outlineStyle, s.outlineWidth].join(' | '); })()`);
+    const focused = async () => page.evaluate<string>(`(() => { const el = document.activeElement; const s = getComputedStyle(el); return [el.tagName === 'BODY' ? 'body' : el.textContent.trim(), s.outlineStyle, s.outlineWidth].join(' | '); })()`);
     for (let i = 0; i < 3 && !(await focused()).startsWith('Skip to messages'); i++) await page.keyboard.press('Tab');
     await expect(focused()).resolves.toBe('Skip to messages | solid | 2px');
     await page.keyboard.press('Tab');

@@ -213,8 +213,9 @@ async function startSession(me: User, config: Promise<ClientConfig>, teams: Prom
   holdBackground();
   set({ me, users: { ...state.users, [me.id]: me } });
   connectWebSocket();
-  const [cfg, list] = await Promise.all([config, teams]);
-  set({ config: cfg, teams: sortTeams(list) });
+  // The config only refines rendering (overrides, the length limit): it is not waited for.
+  void config.then((cfg) => set({ config: cfg }));
+  set({ teams: sortTeams(await teams) });
   // The shell is rendered once, with the channel's posts in it (or after SHELL_WAIT_MS with what there is).
   await Promise.race([routeTo(currentRoute()), new Promise((r) => setTimeout(r, SHELL_WAIT_MS))]);
   set({ boot: 'ready' });
