@@ -247,6 +247,7 @@ export async function login(loginId: string, password: string, redirectTo: strin
 function resetSession(): void {
   ws?.stop();
   ws = null;
+  hellos = 0;
   requestedUsers.clear();
   state = { ...initial, boot: 'ready', config: state.config };
 }
@@ -694,13 +695,17 @@ function mentionsMe(data: { mentions?: string }, meId: string): boolean {
   return Array.isArray(ids) && ids.includes(meId);
 }
 
+let hellos = 0;
+
 function handleEvent(event: WsEvent): void {
   const me = state.me;
   if (!me) return;
   switch (event.event) {
     case 'hello':
-      // A fresh connection (first, or one that could not resume): whatever happened meanwhile is fetched.
-      void resync();
+      // A connection that replaced an earlier one (it could not resume): whatever happened meanwhile is fetched.
+      // The first one only closes the window between the page's first fetch and the subscription.
+      if (hellos++ > 0) void resync();
+      else if (state.currentChannelId && state.posts.channels[state.currentChannelId]?.loaded) void catchUp(state.currentChannelId);
       return;
     case 'posted': {
       const data = event.data as { post?: string; mentions?: string; channel_type?: string };

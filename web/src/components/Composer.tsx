@@ -8,7 +8,9 @@ const DEFAULT_MAX = 16383;
 const drafts = new Map<string, string>();
 
 export function Composer({ channelId, rootId = '', label, placeholder }: { channelId: string; rootId?: string; label: string; placeholder: string }) {
-  const key = `${channelId}:${rootId}`;
+  // Per user too: another account signing in on this tab never sees the previous one's drafts.
+  const meId = useStore((s) => s.me?.id ?? '');
+  const key = `${meId}:${channelId}:${rootId}`;
   const [text, setText] = useState(drafts.get(key) ?? '');
   const max = Number(useStore((s) => s.config.MaxPostSize)) || DEFAULT_MAX;
   const ref = useRef<HTMLTextAreaElement>(null);
