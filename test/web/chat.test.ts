@@ -42,6 +42,15 @@ describeBrowser('web client: chat journeys', () => {
     }
   });
 
+  /** Waits (polling from the test, not with code evaluated in the page: the page's CSP forbids eval). */
+  async function countIs(locator: { count(): Promise<number> }, n: number): Promise<void> {
+    const deadline = Date.now() + 10000;
+    while ((await locator.count()) !== n) {
+      if (Date.now() > deadline) throw new Error(`expected ${n} elements, found ${await locator.count()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
   const post = (page: Page, text: string) => page.locator('.post-list article.post', { hasText: text });
 
   test('journey 1: sign in, pick a team and a channel, send a message, see it; reload: still there', async () => {
@@ -49,7 +58,7 @@ describeBrowser('web client: chat journeys', () => {
     await signIn(page, server.url, 'alice', PASSWORD);
     // Two teams: the switcher lists both; pick Team A, then the Deploys channel.
     const teams = page.getByRole('navigation', { name: 'Teams' });
-    await expect(teams.getByRole('link')).toHaveCountAsync(2);
+    await countIs(teams.getByRole('link'), 2);
     await teams.getByRole('link', { name: 'Team A' }).click();
     await page.waitForURL(`${server.url}/team-a/channels/town-square`);
     const channels = page.getByRole('navigation', { name: 'Channels' });
@@ -73,7 +82,7 @@ describeBrowser('web client: chat journeys', () => {
     await composer.type('line two');
     await composer.press('Enter');
     await post(page, 'line two').waitFor();
-    await page.waitForFunction('!document.querySelector(".post--pending")');
+    await countIs(page.locator('.post--pending'), 0);
     const stored = await world.admin.get<{ order: string[]; posts: Record<string, { message: string }> }>(`/api/v4/channels/${world.channels.deploys.id}/posts`);
     expect(stored.order.map((id) => stored.posts[id].message)).toEqual(['line one\nline two', 'Hello from the browser **journey**']);
     await page.screenshot({ path: screenshotPath('channel') });
@@ -142,6 +151,35 @@ describeBrowser('web client: chat journeys', () => {
     await page.reload();
     await page.locator(`.post-list article[data-post-id="${root.id}"] .post__replies`).click();
     await page.getByRole('complementary', { name: 'Thread' }).locator('article.post', { hasText: 'I will, after lunch.' }).waitFor();
+  });
+
+  test('older pages load on scrolling up (the before cursor), in order, each post once, up to the channel start', async () => {
+    const channel = await world.admin.post<{ id: string }>('/api/v4/channels', { team_id: world.team.id, name: 'history', display_name: 'History', type: 'O' });
+    await world.admin.post(`/api/v4/channels/${channel.id}/members`, { user_id: world.alice.id });
+    const ids: string[] = [];
+    for (let i = 0; i < 150; i++) ids.push((await world.post(i % 3 ? world.admin : world.alice, channel.id, `history message ${i}`)).id);
+    const page = await newPage();
+    await signIn(page, server.url, 'alice', PASSWORD, '/team-a/channels/history');
+    const shown = () => page.locator('.post-list article.post').evaluateAll((els) => els.map((el) => el.getAttribute('data-post-id')));
+    await countIs(page.locator('.post-list article.post'), 60);
+    expect(await shown()).toEqual(ids.slice(90));
+    const list = page.locator('.post-list');
+    // One page up: the post that was at the top stays in view (the reading position is kept).
+    await list.evaluate((el) => el.scrollTo(0, 0));
+    await countIs(page.locator('.post-list article.post'), 120);
+    const top = await page.locator(`article[data-post-id="${ids[90]}"]`).evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const view = el.closest('.post-list')!.getBoundingClientRect();
+      return box.top - view.top;
+    });
+    expect(top).toBeGreaterThanOrEqual(-5);
+    expect(top).toBeLessThan(200);
+    for (let i = 0; i < 10 && (await page.locator('.channel-intro').count()) === 0; i++) {
+      await list.evaluate((el) => el.scrollTo(0, 0));
+      await page.waitForTimeout(300);
+    }
+    await page.locator('.channel-intro').waitFor();
+    expect(await shown()).toEqual(ids);
   });
 
   test('editing and deleting an own message', async () => {
@@ -220,25 +258,4 @@ describeBrowser('web client: chat journeys', () => {
     await expect(alert.getAttribute('data-reason')).resolves.toBe('down');
     await expect(alert.textContent()).resolves.toContain('cannot be reached');
   });
-});
-
-// Jest's expect has no async count matcher; a tiny helper keeps the journeys readable.
-declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace jest {
-    interface Matchers<R> {
-      toHaveCountAsync(n: number): Promise<R>;
-    }
-  }
-}
-expect.extend({
-  async toHaveCountAsync(locator: { count(): Promise<number> }, n: number) {
-    const deadline = Date.now() + 10000;
-    let count = await locator.count();
-    while (count !== n && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-      count = await locator.count();
-    }
-    return { pass: count === n, message: () => `expected ${n} elements, found ${count}` };
-  },
 });
