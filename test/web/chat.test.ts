@@ -182,6 +182,22 @@ describeBrowser('web client: chat journeys', () => {
     expect(await shown()).toEqual(ids);
   });
 
+  test('a reload shows the channel shown last time at once, but not one the user has left meanwhile', async () => {
+    const channel = await world.admin.post<{ id: string }>('/api/v4/channels', { team_id: world.team.id, name: 'leaving', display_name: 'Leaving', type: 'O' });
+    await world.admin.post(`/api/v4/channels/${channel.id}/members`, { user_id: world.alice.id });
+    await world.post(world.admin, channel.id, 'last words');
+    const page = await newPage();
+    await signIn(page, server.url, 'alice', PASSWORD, '/team-a/channels/leaving');
+    await post(page, 'last words').waitFor();
+    await page.reload();
+    await post(page, 'last words').waitFor();
+    const res = await fetch(`${server.url}/api/v4/channels/${channel.id}/members/${world.alice.id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${world.admin.token}` } });
+    expect(res.status).toBe(200);
+    await page.reload();
+    await page.waitForURL(`${server.url}/team-a/channels/town-square`);
+    await expect(page.locator('.sidebar a[data-channel="leaving"]').count()).resolves.toBe(0);
+  });
+
   test('editing and deleting an own message', async () => {
     await world.post(world.alice, world.channels.offTopic.id, 'A typo: teh');
     const page = await newPage();

@@ -177,6 +177,15 @@ export async function boot(): Promise<void> {
   // answer a later fetch of its URL with what it got before the login.
   const config = rest.clientConfig().catch(() => ({}) as ClientConfig);
   const teams = rest.myTeams().catch(() => [] as Team[]);
+  if (route.kind === 'channel') {
+    const channelId = readRouteCache()[location.pathname];
+    if (channelId) {
+      const early = rest.posts(channelId, { per_page: PAGE });
+      early.catch(() => undefined);
+      prefetched.set(channelId, early);
+      earlyChannel = { path: location.pathname, channel: rest.channel(channelId).catch(() => undefined) };
+    }
+  }
   let me: User;
   try {
     me = await rest.me();
@@ -280,6 +289,41 @@ export function retryBoot(): void {
 // Routes, teams and channels
 
 const LAST_PATH = 'parley.lastChannelPath';
+/**
+ * Page path → the channel it showed, so that a reload (the usual first load) fetches the posts at once, in parallel
+ * with the session, instead of after the team's channel list. Ids only, nothing secret; a stale entry (channel
+ * renamed, membership gone) costs one wasted request: the channel list decides what is shown.
+ */
+const ROUTE_CACHE = 'parley.routeChannels';
+
+function readRouteCache(): Record<string, string> {
+  try {
+    return JSON.parse(localStorage.getItem(ROUTE_CACHE) ?? '{}') as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
+function rememberRoute(path: string, channelId: string): void {
+  const cache = readRouteCache();
+  cache[path] = channelId;
+  const keys = Object.keys(cache);
+  for (const k of keys.slice(0, Math.max(0, keys.length - 50))) delete cache[k];
+  localStorage.setItem(ROUTE_CACHE, JSON.stringify(cache));
+}
+
+/** Posts fetched ahead for the channel a reloaded page showed last time, keyed by channel id; used once. */
+const prefetched = new Map<string, ReturnType<typeof rest.posts>>();
+/** That channel itself, fetched ahead too; used once, and only if it is what the route names. */
+let earlyChannel: { path: string; channel: Promise<Channel | undefined> } | null = null;
+
+async function takeEarlyChannel(path: string, teamId: string, name: string): Promise<Channel | undefined> {
+  const early = earlyChannel;
+  earlyChannel = null;
+  if (!early || early.path !== path) return undefined;
+  const c = await early.channel;
+  return c && c.name === name && c.delete_at === 0 && (c.team_id === teamId || c.team_id === '') ? c : undefined;
+}
 
 async function routeTo(route: Route): Promise<void> {
   set({ route, routeError: undefined });
@@ -308,10 +352,22 @@ async function routeTo(route: Route): Promise<void> {
   }
   if (route.kind === 'team') return navigate(channelPath(team.name, 'town-square'), { replace: true });
   set({ currentTeamId: team.id });
-  await ensureTeamChannels(team.id);
+  const listLoad = ensureTeamChannels(team.id);
   let channel: Channel | undefined;
   if (route.kind === 'channel') {
-    channel = (state.teamChannels[team.id] ?? []).map((id) => state.channels[id]).find((c) => c?.name === route.channel);
+    // A reload of the page shown last time: the channel fetched ahead is used at once, the list follows.
+    channel = await takeEarlyChannel(location.pathname, team.id, route.channel);
+    if (channel) {
+      const early = channel;
+      set((s) => ({ channels: { ...s.channels, [early.id]: early } }));
+      // The list decides membership: a channel it does not hold (left meanwhile) is left here too.
+      void listLoad.then(() => {
+        if (state.currentChannelId === early.id && !(state.teamChannels[team.id] ?? []).includes(early.id)) removeChannel(early.id);
+      });
+    } else {
+      await listLoad;
+      channel = (state.teamChannels[team.id] ?? []).map((id) => state.channels[id]).find((c) => c?.name === route.channel);
+    }
   } else {
     try {
       const other = await rest.userByUsername(route.username);
@@ -330,6 +386,7 @@ async function routeTo(route: Route): Promise<void> {
   await openChannel(channel.id);
   // After the posts: the first storage access of a page can take tens of milliseconds.
   localStorage.setItem(LAST_PATH, path);
+  rememberRoute(path, channel.id);
 }
 
 const teamLoads = new Map<string, Promise<void>>();
@@ -427,8 +484,13 @@ const PAGE = 60;
 
 async function loadLatest(channelId: string): Promise<void> {
   performance.mark('parley:posts-requested');
+  const early = prefetched.get(channelId);
+  prefetched.delete(channelId);
   try {
-    const page = await rest.posts(channelId, { per_page: PAGE });
+    const page = await (early ?? rest.posts(channelId, { per_page: PAGE })).catch((err) => {
+      if (early) return rest.posts(channelId, { per_page: PAGE });
+      throw err;
+    });
     await ensureUsers(Object.values(page.posts).map((p) => p.user_id));
     set((s) => ({ posts: mergePosts(s.posts, Object.values(page.posts), { channelId, listed: page.order, hasOlder: page.prev_post_id !== '', loaded: true }) }));
   } catch (err) {
