@@ -241,6 +241,19 @@ describeBrowser('web client: chat journeys', () => {
     await page.waitForURL(/\/login\?redirect_to=/);
   });
 
+  test('a server that cannot serve the session at start (503) gets a retry page, and Try again recovers', async () => {
+    const page = await newPage();
+    await signIn(page, server.url, 'alice', PASSWORD, '/team-a/channels/town-square');
+    const unavailable = JSON.stringify({ id: 'api.context.database_unavailable.app_error', message: 'Database unavailable', detailed_error: '', request_id: 'r', status_code: 503 });
+    await page.route('**/api/v4/users/me', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: unavailable }));
+    await page.reload();
+    await page.getByRole('heading', { name: 'Cannot connect to the server' }).waitFor();
+    await page.unroute('**/api/v4/users/me');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.locator('.channel-header').waitFor();
+    expect(page.url()).toBe(`${server.url}/team-a/channels/town-square`);
+  });
+
   test('login errors: a wrong password, a locked account, a server that is down', async () => {
     const page = await newPage();
     await page.goto(`${server.url}/login`);

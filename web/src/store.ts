@@ -167,9 +167,15 @@ function wsUrl(): string {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/v4/websocket`;
 }
 
+let listening = false;
+
 export async function boot(): Promise<void> {
-  setSessionExpiredHandler(sessionExpired);
-  onRouteChange((route) => void routeTo(route));
+  if (!listening) {
+    // Once per page: boot() runs again after "Try again".
+    listening = true;
+    setSessionExpiredHandler(sessionExpired);
+    onRouteChange((route) => void routeTo(route));
+  }
   const route = currentRoute();
   set({ route });
   // The first screen's requests all start at once (index.html preloads these three URLs, so the answers are often
