@@ -358,7 +358,11 @@ async function routeTo(route: Route): Promise<void> {
   }
   if (route.kind === 'team') return navigate(channelPath(team.name, 'town-square'), { replace: true });
   set({ currentTeamId: team.id });
-  const listLoad = ensureTeamChannels(team.id);
+  // Resolves false when the list could not be fetched (the server is unreachable): said so, not "not found".
+  const listLoad = ensureTeamChannels(team.id).then(
+    () => true,
+    () => false,
+  );
   let channel: Channel | undefined;
   if (route.kind === 'channel') {
     // A reload of the page shown last time: the channel fetched ahead is used at once, the list follows.
@@ -367,11 +371,14 @@ async function routeTo(route: Route): Promise<void> {
       const early = channel;
       set((s) => ({ channels: { ...s.channels, [early.id]: early } }));
       // The list decides membership: a channel it does not hold (left meanwhile) is left here too.
-      void listLoad.then(() => {
-        if (state.currentChannelId === early.id && !(state.teamChannels[team.id] ?? []).includes(early.id)) removeChannel(early.id);
+      void listLoad.then((loaded) => {
+        if (loaded && state.currentChannelId === early.id && !(state.teamChannels[team.id] ?? []).includes(early.id)) removeChannel(early.id);
       });
     } else {
-      await listLoad;
+      if (!(await listLoad)) {
+        set({ currentChannelId: undefined, routeError: 'The channels could not be loaded: the server cannot be reached. Reload the page to try again.' });
+        return;
+      }
       channel = (state.teamChannels[team.id] ?? []).map((id) => state.channels[id]).find((c) => c?.name === route.channel);
     }
   } else {
@@ -390,12 +397,18 @@ async function routeTo(route: Route): Promise<void> {
   }
   const path = location.pathname;
   await openChannel(channel.id);
+  if (state.currentChannelId !== channel.id) return; // moved on meanwhile
   // After the posts: the first storage access of a page can take tens of milliseconds.
   localStorage.setItem(LAST_PATH, path);
   rememberRoute(path, channel.id);
 }
 
 const teamLoads = new Map<string, Promise<void>>();
+
+/** Fetches the team's channel list again (after events, on reconnect, when polling); a failure waits for the next. */
+function refreshTeamChannels(teamId: string): Promise<void> {
+  return ensureTeamChannels(teamId, true).catch(() => undefined);
+}
 
 function ensureTeamChannels(teamId: string, force = false): Promise<void> {
   const running = teamLoads.get(teamId);
@@ -556,7 +569,7 @@ async function resync(): Promise<void> {
     return { posts };
   });
   const jobs: Promise<unknown>[] = [];
-  if (teamId) jobs.push(ensureTeamChannels(teamId, true));
+  if (teamId) jobs.push(refreshTeamChannels(teamId));
   const channelId = state.currentChannelId;
   if (channelId) jobs.push(catchUp(channelId));
   const rhs = state.rhs;
@@ -742,7 +755,7 @@ function poll(): void {
   if (state.currentTeamId && Date.now() - lastSidebarPoll >= POLL_SIDEBAR_MS) {
     lastSidebarPoll = Date.now();
     const teamId = state.currentTeamId;
-    void ensureTeamChannels(teamId, true);
+    void refreshTeamChannels(teamId);
   }
 }
 
@@ -835,7 +848,7 @@ function handleEvent(event: WsEvent): void {
     case 'direct_added':
     case 'added_to_team':
     case 'leave_team':
-      if (state.currentTeamId) void ensureTeamChannels(state.currentTeamId, true);
+      if (state.currentTeamId) void refreshTeamChannels(state.currentTeamId);
       if (event.event === 'added_to_team' || event.event === 'leave_team') void rest.myTeams().then((teams) => set({ teams: sortTeams(teams) }), () => undefined);
       return;
     case 'user_updated': {
@@ -865,7 +878,7 @@ function onPosted(post: Post, mentioned: boolean, direct: boolean): void {
   void ensureUsers([post.user_id]);
   if (!state.channels[channelId]) {
     // A channel this client does not list yet (a new direct message): the sidebar is refreshed.
-    if (state.currentTeamId) void ensureTeamChannels(state.currentTeamId, true);
+    if (state.currentTeamId) void refreshTeamChannels(state.currentTeamId);
     return;
   }
   if (post.user_id === me.id || isWatching(channelId)) keepViewed(channelId);
