@@ -95,6 +95,19 @@ describeBrowser('web client: accessibility', () => {
     await page.getByRole('button', { name: 'Show card' }).click();
     await page.getByRole('complementary', { name: 'Info' }).locator('table').waitFor();
     expect(await axe(page)).toEqual([]);
+    // The account menu and the delete confirmation.
+    await page.getByRole('button', { name: /account menu/ }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).waitFor();
+    expect(await axe(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    const mine = page.locator('.post-list article.post', { hasText: 'Release Thursday' });
+    await mine.hover();
+    await mine.getByRole('button', { name: 'Delete message' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete message' });
+    await dialog.waitFor();
+    expect(await axe(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
   });
 
   test('every icon-only control has a name saying what it does; focus is visible', async () => {
