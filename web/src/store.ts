@@ -1,9 +1,9 @@
 import { useEffect, useReducer, useRef } from 'preact/hooks';
-import { ApiError, NetworkError, rest, setSessionExpiredHandler, type Channel, type ChannelMember, type ClientConfig, type Post, type Team, type User } from './api';
+import { ApiError, NetworkError, rest, setSessionExpiredHandler, type Channel, type ChannelMember, type ClientConfig, type Team, type User } from './api';
 import { dropChannel, emptyPosts, markFailed, mergePosts, mergeThread, removeLocal, type ClientPost, type PostsState } from './post-store';
 import { channelPath, currentRoute, loginPath, navigate, onRouteChange, type Route } from './router';
-import { WsClient, type SocketLike, type WsStatus } from './ws-client';
-import { nested, type WsEvent } from './ws-events';
+import { connectWebSocket, sendTyping, stopLive } from './live';
+import type { WsStatus } from './ws-client';
 
 /**
  * The client's state and everything that changes it: REST loads, the user's actions and WebSocket events. One
@@ -71,7 +71,7 @@ export function getState(): AppState {
   return state;
 }
 
-function set(patch: Partial<AppState> | ((s: AppState) => Partial<AppState>)): void {
+export function set(patch: Partial<AppState> | ((s: AppState) => Partial<AppState>)): void {
   state = { ...state, ...(typeof patch === 'function' ? patch(state) : patch) };
   if (notifyQueued) return;
   notifyQueued = true;
@@ -161,12 +161,6 @@ export function isUnread(channel: Channel, member: ChannelMember | undefined): b
 // ---------------------------------------------------------------------------------------------------------------
 // Session
 
-let ws: WsClient | null = null;
-
-function wsUrl(): string {
-  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/v4/websocket`;
-}
-
 let listening = false;
 
 export async function boot(): Promise<void> {
@@ -237,7 +231,7 @@ async function startSession(me: User, config: Promise<ClientConfig>, teams: Prom
   releaseBackground();
 }
 
-function sortTeams(teams: Team[]): Team[] {
+export function sortTeams(teams: Team[]): Team[] {
   return [...teams].sort((a, b) => a.display_name.localeCompare(b.display_name));
 }
 
@@ -260,9 +254,7 @@ export async function login(loginId: string, password: string, redirectTo: strin
 }
 
 function resetSession(): void {
-  ws?.stop();
-  ws = null;
-  hellos = 0;
+  stopLive();
   requestedUsers.clear();
   state = { ...initial, boot: 'ready', config: state.config };
 }
@@ -406,7 +398,7 @@ async function routeTo(route: Route): Promise<void> {
 const teamLoads = new Map<string, Promise<void>>();
 
 /** Fetches the team's channel list again (after events, on reconnect, when polling); a failure waits for the next. */
-function refreshTeamChannels(teamId: string): Promise<void> {
+export function refreshTeamChannels(teamId: string): Promise<void> {
   return ensureTeamChannels(teamId, true).catch(() => undefined);
 }
 
@@ -455,11 +447,11 @@ async function loadMembers(channelIds: string[]): Promise<void> {
   await Promise.all(Array.from({ length: 6 }, worker));
 }
 
-function readMember(member: ChannelMember, channel: Channel | undefined): ChannelMember {
+export function readMember(member: ChannelMember, channel: Channel | undefined): ChannelMember {
   return { ...member, msg_count: Math.max(member.msg_count, channel?.total_msg_count ?? 0), mention_count: 0 };
 }
 
-function addChannel(channel: Channel): void {
+export function addChannel(channel: Channel): void {
   set((s) => {
     const teamChannels = { ...s.teamChannels };
     for (const [teamId, ids] of Object.entries(teamChannels)) {
@@ -469,7 +461,7 @@ function addChannel(channel: Channel): void {
   });
 }
 
-function removeChannel(channelId: string): void {
+export function removeChannel(channelId: string): void {
   set((s) => {
     const teamChannels: Record<string, string[]> = {};
     for (const [teamId, ids] of Object.entries(s.teamChannels)) teamChannels[teamId] = ids.filter((id) => id !== channelId);
@@ -537,7 +529,7 @@ export async function loadOlder(channelId: string): Promise<void> {
 }
 
 /** Brings a loaded channel up to date after events may have been missed: everything changed since, or afresh. */
-async function catchUp(channelId: string): Promise<void> {
+export async function catchUp(channelId: string): Promise<void> {
   const list = state.posts.channels[channelId];
   if (!list?.loaded || list.lastUpdateAt === 0) {
     set((s) => ({ posts: dropChannel(s.posts, channelId) }));
@@ -558,7 +550,7 @@ async function catchUp(channelId: string): Promise<void> {
 }
 
 /** After a new connection: refetch what events may have changed while none could arrive. */
-async function resync(): Promise<void> {
+export async function resync(): Promise<void> {
   const me = state.me;
   if (!me) return;
   const teamId = state.currentTeamId;
@@ -580,7 +572,7 @@ async function resync(): Promise<void> {
 const viewTimers = new Map<string, ReturnType<typeof setTimeout>>();
 
 /** Marks a channel read, here at once and on the server. */
-function markViewed(channelId: string, prevChannelId = ''): void {
+export function markViewed(channelId: string, prevChannelId = ''): void {
   set((s) => {
     const member = s.members[channelId];
     return member ? { members: { ...s.members, [channelId]: readMember(member, s.channels[channelId]) } } : {};
@@ -589,7 +581,7 @@ function markViewed(channelId: string, prevChannelId = ''): void {
 }
 
 /** New posts in the open channel: it stays read (the server is told at most once a second). */
-function keepViewed(channelId: string): void {
+export function keepViewed(channelId: string): void {
   set((s) => {
     const member = s.members[channelId];
     return member ? { members: { ...s.members, [channelId]: readMember(member, s.channels[channelId]) } } : {};
@@ -604,7 +596,7 @@ function keepViewed(channelId: string): void {
   );
 }
 
-function isWatching(channelId: string): boolean {
+export function isWatching(channelId: string): boolean {
   return state.currentChannelId === channelId && document.visibilityState === 'visible';
 }
 
@@ -695,7 +687,7 @@ export function userTyping(channelId: string, rootId = ''): void {
   if (key === lastTypingKey && now - lastTypingSent < 3000) return;
   lastTypingKey = key;
   lastTypingSent = now;
-  ws?.userTyping(channelId, rootId);
+  sendTyping(channelId, rootId);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -706,7 +698,7 @@ export function openThread(rootId: string): void {
   void loadThread(rootId);
 }
 
-async function loadThread(rootId: string): Promise<void> {
+export async function loadThread(rootId: string): Promise<void> {
   try {
     const list = await rest.thread(rootId);
     await ensureUsers(Object.values(list.posts).map((p) => p.user_id));
@@ -722,210 +714,6 @@ export function openCard(postId: string): void {
 
 export function closeRhs(): void {
   set({ rhs: undefined });
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// WebSocket
-
-function connectWebSocket(): void {
-  if (ws) return;
-  ws = new WsClient({
-    url: wsUrl(),
-    // The browser's WebSocket has these members; its DOM event types are wider than SocketLike spells them.
-    createSocket: (url) => new WebSocket(url) as unknown as SocketLike,
-    onEvent: handleEvent,
-    onStatus: (status) => set({ ws: status }),
-  });
-  ws.start();
-}
-
-/**
- * While no WebSocket is connected (a server without one, or one that is unreachable for now) the open channel is
- * polled for changes and the sidebar refreshed now and then, so the page never silently goes stale. A connected
- * WebSocket turns this off.
- */
-const POLL_CHANNEL_MS = 10_000;
-const POLL_SIDEBAR_MS = 60_000;
-let lastSidebarPoll = 0;
-
-function poll(): void {
-  if (!state.me || state.ws === 'open' || state.boot !== 'ready' || document.visibilityState !== 'visible') return;
-  const channelId = state.currentChannelId;
-  if (channelId) void catchUp(channelId);
-  if (state.currentTeamId && Date.now() - lastSidebarPoll >= POLL_SIDEBAR_MS) {
-    lastSidebarPoll = Date.now();
-    const teamId = state.currentTeamId;
-    void refreshTeamChannels(teamId);
-  }
-}
-
-if (typeof window !== 'undefined') {
-  setInterval(poll, POLL_CHANNEL_MS);
-  window.addEventListener('online', () => ws?.reconnectNow());
-  document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState !== 'visible') return;
-    ws?.reconnectNow();
-    const channelId = state.currentChannelId;
-    const channel = channelId ? state.channels[channelId] : undefined;
-    if (channelId && channel && isUnread(channel, state.members[channelId])) markViewed(channelId);
-  });
-}
-
-function mentionsMe(data: { mentions?: string }, meId: string): boolean {
-  const ids = nested<unknown>(data.mentions);
-  return Array.isArray(ids) && ids.includes(meId);
-}
-
-let hellos = 0;
-
-function handleEvent(event: WsEvent): void {
-  const me = state.me;
-  if (!me) return;
-  switch (event.event) {
-    case 'hello':
-      // A connection that replaced an earlier one (it could not resume): whatever happened meanwhile is fetched.
-      // The first one only closes the window between the page's first fetch and the subscription.
-      if (hellos++ > 0) void resync();
-      else if (state.currentChannelId && state.posts.channels[state.currentChannelId]?.loaded) void catchUp(state.currentChannelId);
-      return;
-    case 'posted': {
-      const data = event.data as { post?: string; mentions?: string; channel_type?: string };
-      const post = nested<Post>(data.post);
-      if (!post?.id) return;
-      onPosted(post, mentionsMe(data, me.id), data.channel_type === 'D');
-      return;
-    }
-    case 'post_edited': {
-      const post = nested<Post>((event.data as { post?: string }).post);
-      if (post?.id) set((s) => ({ posts: mergePosts(s.posts, [post]) }));
-      return;
-    }
-    case 'post_deleted': {
-      const post = nested<Post>((event.data as { post?: string }).post);
-      if (!post?.id) return;
-      set((s) => ({ posts: mergePosts(s.posts, [{ ...post, delete_at: post.delete_at || Date.now() }]) }));
-      if (state.rhs?.kind === 'thread' && state.rhs.rootId === post.id) closeRhs();
-      if (state.rhs?.kind === 'card' && state.rhs.postId === post.id) closeRhs();
-      return;
-    }
-    case 'typing': {
-      const data = event.data as { user_id?: string; parent_id?: string };
-      const channelId = event.broadcast?.channel_id ?? '';
-      if (!data.user_id || data.user_id === me.id || !channelId) return;
-      addTyping(data.parent_id ? `thread:${data.parent_id}` : channelId, data.user_id);
-      void ensureUsers([data.user_id]);
-      return;
-    }
-    case 'channel_viewed': {
-      const channelId = (event.data as { channel_id?: string }).channel_id;
-      if (channelId) viewedElsewhere([channelId]);
-      return;
-    }
-    case 'multiple_channels_viewed': {
-      const times = (event.data as { channel_times?: Record<string, number> }).channel_times;
-      if (times) viewedElsewhere(Object.keys(times));
-      return;
-    }
-    case 'user_added': {
-      const data = event.data as { user_id?: string };
-      const channelId = event.broadcast?.channel_id ?? '';
-      if (data.user_id === me.id && channelId) void joinedChannel(channelId);
-      else if (channelId && channelId === state.currentChannelId) refreshMemberCount(channelId);
-      return;
-    }
-    case 'user_removed': {
-      const data = event.data as { user_id?: string; channel_id?: string };
-      const channelId = data.channel_id || event.broadcast?.channel_id || '';
-      const removedUser = data.user_id || event.broadcast?.user_id || '';
-      if (!channelId) return;
-      if (removedUser === me.id) removeChannel(channelId);
-      else if (channelId === state.currentChannelId) refreshMemberCount(channelId);
-      return;
-    }
-    case 'channel_created':
-    case 'channel_updated':
-    case 'channel_deleted':
-    case 'direct_added':
-    case 'added_to_team':
-    case 'leave_team':
-      if (state.currentTeamId) void refreshTeamChannels(state.currentTeamId);
-      if (event.event === 'added_to_team' || event.event === 'leave_team') void rest.myTeams().then((teams) => set({ teams: sortTeams(teams) }), () => undefined);
-      return;
-    case 'user_updated': {
-      const user = (event.data as { user?: User }).user;
-      if (user?.id) set((s) => ({ users: { ...s.users, [user.id]: { ...s.users[user.id], ...user } } }));
-      return;
-    }
-    default:
-      return;
-  }
-}
-
-function onPosted(post: Post, mentioned: boolean, direct: boolean): void {
-  const me = state.me as User;
-  const channelId = post.channel_id;
-  set((s) => {
-    const channel = s.channels[channelId];
-    const channels = channel ? { ...s.channels, [channelId]: { ...channel, total_msg_count: (channel.total_msg_count ?? 0) + 1, last_post_at: post.create_at } } : s.channels;
-    let members = s.members;
-    const member = s.members[channelId];
-    if (member && post.user_id !== me.id && !isWatching(channelId) && (mentioned || direct)) {
-      members = { ...members, [channelId]: { ...member, mention_count: member.mention_count + 1 } };
-    }
-    const typing = clearTyping(s.typing, post.root_id ? `thread:${post.root_id}` : channelId, post.user_id);
-    return { posts: mergePosts(s.posts, [post]), channels, members, typing };
-  });
-  void ensureUsers([post.user_id]);
-  if (!state.channels[channelId]) {
-    // A channel this client does not list yet (a new direct message): the sidebar is refreshed.
-    if (state.currentTeamId) void refreshTeamChannels(state.currentTeamId);
-    return;
-  }
-  if (post.user_id === me.id || isWatching(channelId)) keepViewed(channelId);
-}
-
-function viewedElsewhere(channelIds: string[]): void {
-  set((s) => {
-    const members = { ...s.members };
-    for (const id of channelIds) if (members[id]) members[id] = readMember(members[id], s.channels[id]);
-    return { members };
-  });
-}
-
-async function joinedChannel(channelId: string): Promise<void> {
-  try {
-    const [channel, member] = await Promise.all([rest.channel(channelId), rest.myMember(channelId)]);
-    addChannel(channel);
-    set((s) => ({ members: { ...s.members, [channelId]: member } }));
-  } catch {
-    // Not visible after all.
-  }
-}
-
-function refreshMemberCount(channelId: string): void {
-  void rest.memberCount(channelId).then(
-    (count) => set((s) => ({ memberCounts: { ...s.memberCounts, [channelId]: count } })),
-    () => undefined,
-  );
-}
-
-const TYPING_MS = 6000;
-
-function addTyping(key: string, userId: string): void {
-  const until = Date.now() + TYPING_MS;
-  set((s) => ({ typing: { ...s.typing, [key]: [...(s.typing[key] ?? []).filter((t) => t.userId !== userId), { userId, until }] } }));
-  setTimeout(() => {
-    set((s) => {
-      const left = (s.typing[key] ?? []).filter((t) => t.until > Date.now());
-      return { typing: { ...s.typing, [key]: left } };
-    });
-  }, TYPING_MS + 50);
-}
-
-function clearTyping(typing: Record<string, TypingEntry[]>, key: string, userId: string): Record<string, TypingEntry[]> {
-  const entries = typing[key];
-  if (!entries?.some((t) => t.userId === userId)) return typing;
-  return { ...typing, [key]: entries.filter((t) => t.userId !== userId) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
