@@ -34,6 +34,8 @@ export const WEB_CLIENT_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+const NOT_PAGES = /^\/(api|hooks)(\/|$)/;
+
 interface Asset {
   body: Buffer;
   gzip?: Buffer;
@@ -77,8 +79,9 @@ export function createWebClient(dir = join(projectRoot(), 'dist', 'web')): (req:
     const path = (req.url ?? '/').split('?')[0];
     let asset = assets.get(path);
     // A path with an extension names a file: a missing one is a 404, not the page (a broken script tag stays visible).
+    // API and webhook paths are never pages: `GET /hooks/{key}` must not answer 200 with the client.
     if (!asset) {
-      if (extname(path) !== '') return false;
+      if (extname(path) !== '' || NOT_PAGES.test(path)) return false;
       asset = index;
     }
     const gzip = asset.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));

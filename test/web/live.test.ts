@@ -1,0 +1,330 @@
+// Live updates in the browser. Two halves:
+// 1. The client's live behaviour against a scripted Mattermost-protocol WebSocket (Playwright's routeWebSocket
+//    plays the server; REST stays real): new posts, edits, deletions, typing, unread and mention badges, and the
+//    reconnect rules (resume with connection_id + sequence_number; a new connection id → refetch, no duplicates,
+//    no gaps). These run today.
+// 2. The same journeys against the server's own `GET /api/v4/websocket`, with posts made by @slack/webhook and by
+//    other users. They are skipped, with a message, until the server serves the WebSocket; then they must pass.
+import { IncomingWebhook } from '@slack/webhook';
+import type { Browser, Page, WebSocketRoute } from 'playwright-core';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { spawnServer, type ServerProcess } from '../support/process';
+import { describeBrowser, launchBrowser, openPage, screenshotPath, signIn, testWithWebSocket, type WatchedPage } from '../support/browser';
+import { PASSWORD, createWebWorld, type WebWorld } from '../support/web-world';
+
+interface Post {
+  id: string;
+  channel_id: string;
+  message: string;
+  root_id: string;
+}
+
+let db: TestDatabase;
+let server: ServerProcess;
+let browser: Browser;
+let world: WebWorld;
+
+const pages: WatchedPage[] = [];
+async function newPage(): Promise<WatchedPage> {
+  const w = await openPage(browser);
+  pages.push(w);
+  return w;
+}
+
+async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 10000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const article = (page: Page, id: string) => page.locator(`.post-list article[data-post-id="${id}"]`);
+const sidebarLink = (page: Page, name: string) => page.locator(`.sidebar a[data-channel="${name}"]`);
+
+/** A scripted WebSocket server speaking Mattermost's protocol to one page. */
+class ScriptedSocket {
+  readonly connections: WebSocketRoute[] = [];
+  readonly urls: string[] = [];
+  readonly received: Array<{ seq: number; action: string; data?: Record<string, unknown> }> = [];
+  private seq = 0;
+  /** What to do when the client connects; default: a fresh hello with a new connection id. */
+  onConnect: (ws: WebSocketRoute, url: URL) => void = (ws) => this.hello(ws, `conn${this.connections.length}`);
+
+  static async attach(page: Page): Promise<ScriptedSocket> {
+    const s = new ScriptedSocket();
+    await page.routeWebSocket(/\/api\/v4\/websocket/, (ws) => {
+      s.connections.push(ws);
+      s.urls.push(ws.url());
+      ws.onMessage((raw) => {
+        const frame = JSON.parse(String(raw));
+        s.received.push(frame);
+        if (frame.action === 'ping') ws.send(JSON.stringify({ status: 'OK', seq_reply: frame.seq, data: { text: 'pong' } }));
+      });
+      s.onConnect(ws, new URL(ws.url()));
+    });
+    return s;
+  }
+
+  get current(): WebSocketRoute {
+    return this.connections[this.connections.length - 1];
+  }
+
+  hello(ws: WebSocketRoute, connectionId: string): void {
+    this.seq = 0;
+    this.emitOn(ws, 'hello', { connection_id: connectionId, server_version: '10.11.0' }, {});
+  }
+
+  emitOn(ws: WebSocketRoute, event: string, data: Record<string, unknown>, broadcast: Record<string, unknown>, seq = this.seq): void {
+    ws.send(JSON.stringify({ event, data, broadcast: { omit_users: null, user_id: '', channel_id: '', team_id: '', ...broadcast }, seq }));
+    this.seq = seq + 1;
+  }
+
+  emit(event: string, data: Record<string, unknown>, broadcast: Record<string, unknown> = {}): void {
+    this.emitOn(this.current, event, data, broadcast);
+  }
+
+  posted(post: Post, mentions: string[] = []): void {
+    this.emit('posted', { post: JSON.stringify(post), channel_type: 'O', mentions: JSON.stringify(mentions), sender_name: '@someone', set_online: true }, { channel_id: post.channel_id });
+  }
+
+  set nextSeq(n: number) {
+    this.seq = n;
+  }
+}
+
+async function getPost(id: string): Promise<Post> {
+  return world.admin.get<Post>(`/api/v4/posts/${id}`);
+}
+
+describeBrowser('web client: live updates', () => {
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    server = await spawnServer({ MM_SQLSETTINGS_DRIVERNAME: db.driver, MM_SQLSETTINGS_DATASOURCE: db.dataSource });
+    world = await createWebWorld(server.url);
+    browser = await launchBrowser();
+  }, 120000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.kill();
+    await db?.drop();
+  });
+
+  afterEach(async () => {
+    for (const w of pages.splice(0)) {
+      expect(w.errors).toEqual([]);
+      await w.context.close();
+    }
+  });
+
+  describe('against a scripted WebSocket server', () => {
+    test('new posts, edits, deletions and typing arrive without a reload; the client sends its own typing', async () => {
+      const { page } = await newPage();
+      const ws = await ScriptedSocket.attach(page);
+      await signIn(page, server.url, 'alice', PASSWORD, '/team-a/channels/deploys');
+      await until('the socket is connected', () => ws.connections.length === 1);
+      expect(ws.urls[0]).toMatch(/\/api\/v4\/websocket\?connection_id=&sequence_number=0$/);
+
+      const created = await world.post(world.bob, world.channels.deploys.id, 'Deploy starting in 5 minutes');
+      ws.posted(await getPost(created.id));
+      await article(page, created.id).waitFor();
+
+      await world.bob.put(`/api/v4/posts/${created.id}/patch`, { message: 'Deploy starting in 10 minutes' });
+      ws.emit('post_edited', { post: JSON.stringify(await getPost(created.id)) }, { channel_id: world.channels.deploys.id });
+      await until('the edit shows', async () => (await article(page, created.id).textContent())?.includes('10 minutes') ?? false);
+      await article(page, created.id).locator('.post__edited').waitFor();
+
+      ws.emit('typing', { user_id: world.bob.id, parent_id: '' }, { channel_id: world.channels.deploys.id, omit_users: { [world.bob.id]: true } });
+      await page.getByText('bob is typing…').waitFor();
+      // A post by the typist ends the indicator.
+      const second = await world.post(world.bob, world.channels.deploys.id, 'Go!');
+      ws.posted(await getPost(second.id));
+      await page.getByText('bob is typing…').waitFor({ state: 'detached' });
+
+      const before = await getPost(created.id);
+      await fetch(`${server.url}/api/v4/posts/${created.id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${world.bob.token}` } });
+      ws.emit('post_deleted', { post: JSON.stringify({ ...before, delete_at: Date.now() }) }, { channel_id: world.channels.deploys.id });
+      await article(page, created.id).waitFor({ state: 'detached' });
+      await article(page, second.id).waitFor();
+
+      await page.getByRole('textbox', { name: 'Write to #Deploys' }).type('typing…');
+      await until('user_typing was sent', () => ws.received.some((f) => f.action === 'user_typing' && f.data?.channel_id === world.channels.deploys.id));
+      expect(ws.received.filter((f) => f.action === 'user_typing').length).toBe(1); // throttled
+    });
+
+    test('journey 4 (scripted): a mention in another channel makes it bold with a badge; opening it clears both', async () => {
+      const { page } = await newPage();
+      const ws = await ScriptedSocket.attach(page);
+      await signIn(page, server.url, 'alice', PASSWORD, '/team-a/channels/town-square');
+      await until('the socket is connected', () => ws.connections.length === 1);
+      await sidebarLink(page, 'off-topic').waitFor();
+      // Let the sidebar's read state arrive.
+      await page.waitForTimeout(300);
+
+      const mention = await world.post(world.bob, world.channels.deploys.id, '@alice can you check the deploy?');
+      ws.posted(await getPost(mention.id), [world.alice.id]);
+      const plain = await world.post(world.bob, world.channels.offTopic.id, 'anyone for coffee?');
+      ws.posted(await getPost(plain.id));
+
+      const deploys = sidebarLink(page, 'deploys');
+      await deploys.locator('.badge').waitFor();
+      await expect(deploys.locator('.badge').textContent()).resolves.toBe('1');
+      await expect(deploys.getAttribute('class')).resolves.toContain('is-unread');
+      await expect(deploys.textContent()).resolves.toContain('unread, 1 mention');
+      const offTopic = sidebarLink(page, 'off-topic');
+      await until('off-topic is bold', async () => (await offTopic.getAttribute('class'))?.includes('is-unread') ?? false);
+      await expect(offTopic.locator('.badge').count()).resolves.toBe(0);
+      await expect(page.title()).resolves.toMatch(/^\(1\) /);
+      await page.screenshot({ path: screenshotPath('unread-mention') });
+
+      await deploys.click();
+      await article(page, mention.id).waitFor();
+      await deploys.locator('.badge').waitFor({ state: 'detached' });
+      await expect(deploys.getAttribute('class')).resolves.not.toContain('is-unread');
+      // The server was told: the mention count is cleared there too.
+      await until('the server cleared the mention', async () => {
+        const member = await world.alice.get<{ mention_count: number }>(`/api/v4/channels/${world.channels.deploys.id}/members/${world.alice.id}`);
+        return member.mention_count === 0;
+      });
+      // Viewed in another tab: the server's channel_viewed clears it here as well.
+      const again = await world.post(world.bob, world.channels.offTopic.id, 'still there?');
+      ws.posted(await getPost(again.id));
+      await until('off-topic still unread', async () => (await offTopic.getAttribute('class'))?.includes('is-unread') ?? false);
+      ws.emit('multiple_channels_viewed', { channel_times: { [world.channels.offTopic.id]: Date.now() } }, { user_id: world.alice.id });
+      await until('off-topic read', async () => !((await offTopic.getAttribute('class')) ?? '').includes('is-unread'));
+    });
+
+    test('without a connected WebSocket the open channel is polled, so it never silently goes stale', async () => {
+      const { page } = await newPage();
+      const ws = await ScriptedSocket.attach(page);
+      ws.onConnect = (conn) => conn.close({ code: 1011 }); // a socket that never gets going
+      await signIn(page, server.url, 'alice', PASSWORD, '/team-a/channels/town-square');
+      await page.locator('.post-list[aria-busy="false"]').waitFor();
+      expect(await page.locator('.shell').getAttribute('data-live')).not.toBe('open');
+      const p = await world.post(world.bob, world.channels.townSquare.id, 'seen by polling');
+      await article(page, p.id).waitFor({ timeout: 15000 });
+    });
+
+    test('reconnect: resumes with connection_id + sequence_number; a gap reconnects; a new connection id refetches without duplicates or gaps', async () => {
+      const { page } = await newPage();
+      const ws = await ScriptedSocket.attach(page);
+      await signIn(page, server.url, 'alice', PASSWORD, '/team-a/channels/off-topic');
+      await until('connected', () => ws.connections.length === 1);
+      await page.locator('.post-list[aria-busy="false"]').waitFor();
+      const made: string[] = [];
+      const make = async (text: string) => {
+        const p = await world.post(world.bob, world.channels.offTopic.id, text);
+        made.push(p.id);
+        return getPost(p.id);
+      };
+      ws.posted(await make('r1')); // seq 1
+      await article(page, made[0]).waitFor();
+
+      // 1. The connection drops; the client comes back asking to resume after seq 1; the server replays seq 2.
+      ws.onConnect = () => undefined;
+      ws.current.close({ code: 1006 });
+      await until('reconnected', () => ws.connections.length === 2, 15000);
+      expect(new URL(ws.urls[1]).searchParams.get('connection_id')).toBe('conn1');
+      expect(new URL(ws.urls[1]).searchParams.get('sequence_number')).toBe('2');
+      ws.nextSeq = 2;
+      ws.posted(await make('r2'));
+      await article(page, made[1]).waitFor();
+
+      // 2. A gap (seq 4 while 3 is expected): the client reconnects asking for 3.
+      const lost = await make('r3');
+      const after = await make('r4');
+      ws.nextSeq = 4;
+      ws.posted(after);
+      await until('reconnected after the gap', () => ws.connections.length === 3, 15000);
+      expect(new URL(ws.urls[2]).searchParams.get('sequence_number')).toBe('3');
+      ws.nextSeq = 3;
+      ws.posted(lost);
+      ws.posted(after);
+      await article(page, made[2]).waitFor();
+      await article(page, made[3]).waitFor();
+
+      // 3. Posts made while no events can arrive, then a connection the server cannot resume: a new hello with a new
+      //    id. The client refetches what changed (REST `since`), and a late duplicate event changes nothing.
+      ws.onConnect = (conn) => ws.hello(conn, 'conn-new');
+      ws.current.close({ code: 1006 });
+      await make('r5');
+      await make('r6');
+      await until('reconnected with a new id', () => ws.connections.length === 4, 15000);
+      ws.posted(await getPost(made[5]));
+      await article(page, made[4]).waitFor();
+      await article(page, made[5]).waitFor();
+      const shown = await page.locator('.post-list article.post').evaluateAll((els) => els.map((el) => el.getAttribute('data-post-id')));
+      // Every post once, in order, the ones made before this test first.
+      expect(new Set(shown).size).toBe(shown.length);
+      expect(shown.slice(-made.length)).toEqual(made);
+
+      // 4. While disconnected the page says so, and says when it is back.
+      ws.onConnect = () => undefined;
+      ws.current.close({ code: 1006 });
+      await page.getByText('Connection lost. Reconnecting…').waitFor();
+      await until('retrying', () => ws.connections.length === 5, 15000);
+      await page.getByText('Connection lost. Reconnecting…').waitFor({ state: 'detached' });
+    });
+  });
+
+  describe("against the server's WebSocket", () => {
+    testWithWebSocket('journey 2: a webhook post sent while the page is open appears without a reload (BOT, override name and icon, attachment)', async () => {
+      await world.admin.put('/api/v4/config/patch', { ServiceSettings: { EnablePostUsernameOverride: true, EnablePostIconOverride: true } });
+      const created = await world.admin.post<{ id: string }>('/api/v4/hooks/incoming', { channel_id: world.channels.deploys.id, display_name: 'CI live' });
+      const { page } = await newPage();
+      await signIn(page, server.url, 'alice', PASSWORD, '/team-a/channels/deploys');
+      await page.locator('.post-list[aria-busy="false"]').waitFor();
+      // Connected: what follows arrives by the WebSocket, not by the fallback polling of an unconnected page.
+      await page.locator('.shell[data-live="open"]').waitFor();
+      const iconUrl = `${server.url}/favicon.svg`;
+      await new IncomingWebhook(`${server.url}/hooks/${created.id}`).send({
+        text: 'Live deploy finished',
+        username: 'live-bot',
+        icon_url: iconUrl,
+        attachments: [{ fallback: 'f', color: '#36a64f', title: 'Build 99', fields: [{ title: 'Status', value: 'passed', short: true }] }],
+      });
+      const live = page.locator('.post-list article.post', { hasText: 'Live deploy finished' });
+      await live.waitFor({ timeout: 10000 });
+      await expect(live.locator('.post__author').textContent()).resolves.toBe('live-bot');
+      await expect(live.locator('.bot-tag').textContent()).resolves.toBe('BOT');
+      await expect(live.locator('img.avatar').getAttribute('src')).resolves.toBe(iconUrl);
+      await expect(live.locator('.attachment__title').textContent()).resolves.toBe('Build 99');
+      await expect(live.locator('.attachment__fields td').innerText()).resolves.toBe('passed');
+      await expect(page.locator('.post-list article.post', { hasText: 'Live deploy finished' }).count()).resolves.toBe(1);
+    });
+
+    testWithWebSocket("journey 4: a second user's mention in another channel makes it bold with a badge; opening it clears both", async () => {
+      const { page } = await newPage();
+      await signIn(page, server.url, 'alice', PASSWORD, '/team-a/channels/town-square');
+      await page.locator('.post-list[aria-busy="false"]').waitFor();
+      await page.locator('.shell[data-live="open"]').waitFor();
+      await page.waitForTimeout(500);
+      await world.post(world.bob, world.channels.secret.id, '@alice please look at the plan');
+      const link = sidebarLink(page, 'secret');
+      await link.locator('.badge').waitFor({ timeout: 10000 });
+      await expect(link.locator('.badge').textContent()).resolves.toBe('1');
+      await expect(link.getAttribute('class')).resolves.toContain('is-unread');
+      await link.click();
+      await link.locator('.badge').waitFor({ state: 'detached' });
+      await expect(link.getAttribute('class')).resolves.not.toContain('is-unread');
+    });
+
+    testWithWebSocket('edits, deletions and typing of another user arrive live', async () => {
+      const a = await newPage();
+      const b = await newPage();
+      await signIn(a.page, server.url, 'alice', PASSWORD, '/team-a/channels/off-topic');
+      await signIn(b.page, server.url, 'bob', PASSWORD, '/team-a/channels/off-topic');
+      await a.page.locator('.shell[data-live="open"]').waitFor();
+      await b.page.locator('.shell[data-live="open"]').waitFor();
+      await b.page.getByRole('textbox', { name: 'Write to #Off-Topic' }).type('typing something');
+      await a.page.getByText('bob is typing…').waitFor({ timeout: 10000 });
+      const p = await world.post(world.bob, world.channels.offTopic.id, 'first version');
+      await article(a.page, p.id).waitFor({ timeout: 10000 });
+      await world.bob.put(`/api/v4/posts/${p.id}/patch`, { message: 'second version' });
+      await until('edited live', async () => (await article(a.page, p.id).textContent())?.includes('second version') ?? false);
+      await fetch(`${server.url}/api/v4/posts/${p.id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${world.bob.token}` } });
+      await article(a.page, p.id).waitFor({ state: 'detached', timeout: 10000 });
+    });
+  });
+});

@@ -1,0 +1,161 @@
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { dayLabel } from '../format';
+import { buildRows } from '../post-rows';
+import { channelTitle, loadOlder, useStore } from '../store';
+import { ArrowDownIcon } from './icons';
+import { PostItem } from './Post';
+
+/** Marks, once per page load, the moment the first channel's posts are on screen (the first-load figure). */
+let firstPostsMarked = false;
+function markFirstPosts(): void {
+  if (firstPostsMarked) return;
+  firstPostsMarked = true;
+  performance.mark('parley:first-posts');
+}
+
+const NEAR_TOP = 400;
+/** Rows rendered before the first paint; the rest of the page follows right after it (kept above, out of view). */
+const FIRST_ROWS = 24;
+const NEAR_BOTTOM = 60;
+
+export function DateSeparator({ day }: { day: number }) {
+  const label = dayLabel(day);
+  return (
+    <div class="date-separator" role="separator" aria-label={label}>
+      <span>{label}</span>
+    </div>
+  );
+}
+
+function useReplyCounts(): Record<string, number> {
+  const byId = useStore((s) => s.posts.byId);
+  return useMemo(() => {
+    const counts: Record<string, number> = {};
+    for (const p of Object.values(byId)) if (p.root_id) counts[p.root_id] = (counts[p.root_id] ?? 0) + 1;
+    return counts;
+  }, [byId]);
+}
+
+export function PostList({ channelId }: { channelId: string }) {
+  const list = useStore((s) => s.posts.channels[channelId]);
+  const byId = useStore((s) => s.posts.byId);
+  const loadingOlder = useStore((s) => !!s.loadingOlder[channelId]);
+  const error = useStore((s) => s.channelErrors[channelId]);
+  const channel = useStore((s) => s.channels[channelId]);
+  const title = useStore((s) => (channel ? channelTitle(channel, s) : ''));
+  const replyCounts = useReplyCounts();
+  const ids = list?.ids;
+  const allRows = useMemo(() => buildRows(ids ?? [], byId), [ids, byId]);
+  // On opening a channel only the newest rows are rendered at first: the reader sees the bottom of the list, and
+  // rendering the whole page would only delay that. The older rows are added on the next frame.
+  const [limit, setLimit] = useState(FIRST_ROWS);
+  useEffect(() => {
+    setLimit(FIRST_ROWS);
+  }, [channelId]);
+  useEffect(() => {
+    if (limit !== Infinity && list?.loaded) {
+      const raf = requestAnimationFrame(() => setTimeout(() => setLimit(Infinity)));
+      return () => cancelAnimationFrame(raf);
+    }
+  }, [limit, list?.loaded]);
+  const rows = limit === Infinity || allRows.length <= limit ? allRows : allRows.slice(allRows.length - limit);
+  const scroller = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const before = useRef<{ firstId?: string; lastId?: string; height: number; top: number }>({ height: 0, top: 0 });
+  const [unseen, setUnseen] = useState(0);
+
+  const scrollToBottom = () => {
+    const el = scroller.current;
+    if (el) el.scrollTop = el.scrollHeight;
+    atBottom.current = true;
+    setUnseen(0);
+  };
+
+  // Keep the reading position: after older posts are prepended, at the bottom when new ones arrive there.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || !list?.loaded) return;
+    const firstRow = rows.find((r) => r.kind === 'post');
+    const firstId = firstRow?.kind === 'post' ? firstRow.id : undefined;
+    const lastId = list.ids[list.ids.length - 1];
+    const prev = before.current;
+    if (prev.firstId === undefined && prev.lastId === undefined) {
+      scrollToBottom();
+      markFirstPosts();
+    } else if (firstId !== prev.firstId && lastId === prev.lastId) {
+      el.scrollTop = el.scrollHeight - prev.height + prev.top;
+    } else if (lastId !== prev.lastId) {
+      if (atBottom.current || byId[lastId ?? '']?.pending) scrollToBottom();
+      else setUnseen((n) => n + 1);
+    }
+    before.current = { firstId, lastId, height: el.scrollHeight, top: el.scrollTop };
+  }, [list, byId, rows]);
+
+  // A new channel starts at the bottom.
+  useLayoutEffect(() => {
+    before.current = { height: 0, top: 0 };
+    atBottom.current = true;
+    setUnseen(0);
+  }, [channelId]);
+
+  // Images and embeds that load later must not push the newest post out of view.
+  useEffect(() => {
+    const el = content.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => {
+      if (atBottom.current && scroller.current) scroller.current.scrollTop = scroller.current.scrollHeight;
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [channelId]);
+
+  // A short first page may not fill the view: keep loading older posts until it scrolls (or there are none).
+  useEffect(() => {
+    const el = scroller.current;
+    if (el && list?.loaded && limit === Infinity && list.hasOlder && !loadingOlder && el.scrollHeight <= el.clientHeight + NEAR_TOP) void loadOlder(channelId);
+  }, [list, loadingOlder, channelId, limit]);
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    // Only the reader scrolling up leaves the bottom: content growing under us (an image loading) does not, even
+    // when its scroll event arrives after the growth.
+    const nearBottom = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM;
+    if (nearBottom) atBottom.current = true;
+    else if (el.scrollTop < before.current.top - 1) atBottom.current = false;
+    if (atBottom.current && unseen) setUnseen(0);
+    before.current = { ...before.current, height: el.scrollHeight, top: el.scrollTop };
+    if (el.scrollTop < NEAR_TOP && limit === Infinity && list?.hasOlder && !loadingOlder) void loadOlder(channelId);
+  };
+
+  return (
+    <div class="post-list-wrap">
+      <div class="post-list" ref={scroller} onScroll={onScroll} tabIndex={0} role="log" aria-label={`Messages in ${title}`} aria-busy={!list?.loaded}>
+        <div ref={content} class="post-list__content">
+          {list?.loaded && !list.hasOlder && rows === allRows && (
+            <div class="channel-intro">
+              <h2>Beginning of {title}</h2>
+              {channel?.purpose && <p>{channel.purpose}</p>}
+            </div>
+          )}
+          {(loadingOlder || (list?.loaded && list.hasOlder)) && <div class="post-list__loading" aria-hidden={!loadingOlder}>{loadingOlder ? 'Loading older messages…' : ''}</div>}
+          {!list?.loaded && !error && <div class="post-list__loading">Loading messages…</div>}
+          {error && <div class="post-list__error" role="alert">{error}</div>}
+          {rows.map((row) =>
+            row.kind === 'date' ? (
+              <DateSeparator key={row.key} day={row.day} />
+            ) : (
+              <PostItem key={row.key} post={byId[row.id]} continuation={row.continuation} replyContext={row.replyContext} replyCount={Math.max(byId[row.id]?.reply_count ?? 0, replyCounts[row.id] ?? 0)} />
+            ),
+          )}
+        </div>
+      </div>
+      {unseen > 0 && (
+        <button type="button" class="new-messages" onClick={scrollToBottom}>
+          <ArrowDownIcon size={14} /> New messages
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,8 @@
+import { render } from 'preact';
+import { App } from './components/App';
+import { boot } from './store';
+import './styles.css';
+
+performance.mark('parley:script-start');
+render(<App />, document.getElementById('app') as HTMLElement);
+void boot();

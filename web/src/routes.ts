@@ -1,0 +1,39 @@
+/**
+ * The client's routes, as Mattermost's: `/{team}/channels/{channel}` (a channel's URL name; a direct channel's is
+ * `<idA>__<idB>`), `/{team}/messages/@{username}` (direct messages), `/login`. Every route is a real URL: it can
+ * be bookmarked and reloaded (the server answers index.html for any page path). No DOM here: unit-tested in Node.
+ */
+export type Route =
+  | { kind: 'login'; redirectTo: string }
+  | { kind: 'root' }
+  | { kind: 'team'; team: string }
+  | { kind: 'channel'; team: string; channel: string }
+  | { kind: 'dm'; team: string; username: string }
+  | { kind: 'unknown'; path: string };
+
+const NAME = '([A-Za-z0-9_.-]+)';
+
+export function parseRoute(pathname: string, search: string): Route {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  if (path === '/') return { kind: 'root' };
+  if (path === '/login') {
+    const redirect = new URLSearchParams(search).get('redirect_to') ?? '';
+    // Only a path of this site: never an absolute URL someone put in a link (open redirect).
+    return { kind: 'login', redirectTo: /^\/(?!\/)/.test(redirect) ? redirect : '' };
+  }
+  let m = new RegExp(`^/${NAME}/channels/${NAME}$`).exec(path);
+  if (m) return { kind: 'channel', team: m[1], channel: m[2] };
+  m = new RegExp(`^/${NAME}/messages/@${NAME}$`).exec(path);
+  if (m) return { kind: 'dm', team: m[1], username: m[2] };
+  m = new RegExp(`^/${NAME}$`).exec(path);
+  if (m) return { kind: 'team', team: m[1] };
+  return { kind: 'unknown', path };
+}
+
+export function channelPath(team: string, channel: string): string {
+  return `/${encodeURIComponent(team)}/channels/${encodeURIComponent(channel)}`;
+}
+
+export function loginPath(redirectTo?: string): string {
+  return redirectTo && redirectTo !== '/' ? `/login?redirect_to=${encodeURIComponent(redirectTo)}` : '/login';
+}
