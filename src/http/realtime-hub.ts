@@ -57,8 +57,9 @@ export class Hub implements EventSink {
 
   constructor(private readonly options: HubOptions) {}
 
+  /** Whether anyone could receive an event: a live socket, or a dropped one still waiting to resume (it must not miss any). */
   active(): boolean {
-    return this.activeCount > 0;
+    return this.byId.size > 0;
   }
 
   get connections(): number {

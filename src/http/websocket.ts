@@ -188,12 +188,17 @@ export function attachWebSocket(server: Server, app: App, options: WebSocketOpti
           const channelId = data.channel_id;
           if (!isValidId(channelId)) return fail('api.websocket_handler.invalid_param.app_error', 'Invalid channel_id parameter.', 400);
           const parentId = typeof data.parent_id === 'string' ? data.parent_id : '';
-          const last = conn.typedAt.get(channelId) ?? 0;
+          const last = conn.typedAt.get(channelId) ?? -Infinity;
           const now = options.now();
           if (now - last >= TYPING_INTERVAL_MS) {
-            if (!(await app.channels.canPost(conn.session, channelId))) return fail('api.context.permissions.app_error', 'You do not have the appropriate permissions.', 403);
-            conn.typedAt.set(channelId, now);
-            if (conn.typedAt.size > 100) conn.typedAt.delete(conn.typedAt.keys().next().value as string);
+            // Claimed before the permission check (which waits on the database): a burst of requests gets one event.
+            const typedAt = conn.typedAt;
+            typedAt.set(channelId, now);
+            if (typedAt.size > 100) typedAt.delete(typedAt.keys().next().value as string);
+            if (!(await app.channels.canPost(conn.session, channelId))) {
+              typedAt.delete(channelId);
+              return fail('api.context.permissions.app_error', 'You do not have the appropriate permissions.', 403);
+            }
             app.realtime.typing(channelId, conn.session.userId, parentId);
           }
           return ok();

@@ -1,0 +1,151 @@
+// The hub's delivery rules on fake sockets: numbering, the bounded replay buffer, slow consumers dropped, audience
+// filters (users, omitted users, admins only), revocation, and presence.
+import { broadcast, type RealtimeEvent } from '../../src/app/events';
+import { Hub } from '../../src/http/realtime-hub';
+import type { Session } from '../../src/model';
+
+class FakeSocket {
+  readonly OPEN = 1;
+  readyState = 1;
+  bufferedAmount = 0;
+  sent: string[] = [];
+  terminated = false;
+  send(frame: string) {
+    this.sent.push(frame);
+  }
+  terminate() {
+    this.terminated = true;
+    this.readyState = 3;
+  }
+  close() {
+    this.terminate();
+  }
+  ping() {
+    return undefined;
+  }
+}
+
+const session = (userId: string, roles = 'system_user', id = `s-${userId}`): Session => ({ id, userId, roles, isAccessToken: false, csrfToken: '' });
+const event = (fields: Partial<RealtimeEvent> = {}): RealtimeEvent => ({ event: 'posted', data: { post: '{}' }, broadcast: broadcast(), audience: { kind: 'users', userIds: ['u1', 'u2'] }, ...fields });
+
+function setup(opts: { replay?: number; maxBytes?: number } = {}) {
+  const presence: string[] = [];
+  let now = 1000;
+  const hub = new Hub({
+    replayEvents: () => opts.replay ?? 3,
+    replayWindowMs: () => 60_000,
+    maxBufferedBytes: opts.maxBytes ?? 1000,
+    now: () => now,
+    presence: { connected: (u) => presence.push(`+${u}`), disconnected: (u) => presence.push(`-${u}`) },
+  });
+  const open = (userId: string, roles?: string, sid?: string) => {
+    const socket = new FakeSocket();
+    const conn = hub.open(session(userId, roles, sid), socket as never);
+    return { socket, conn };
+  };
+  return { hub, open, presence, advance: (ms: number) => (now += ms) };
+}
+
+const seqs = (socket: FakeSocket) => socket.sent.map((f) => JSON.parse(f).seq);
+
+test('each connection numbers its own events from 0 and keeps only the last N for replay', () => {
+  const { hub, open } = setup({ replay: 3 });
+  const a = open('u1');
+  const b = open('u2');
+  hub.deliver(event());
+  hub.deliver(event());
+  hub.deliver(event({ audience: { kind: 'users', userIds: ['u1'] } }));
+  hub.deliver(event({ audience: { kind: 'users', userIds: ['u1'] } }));
+  expect(seqs(a.socket)).toEqual([0, 1, 2, 3]);
+  expect(seqs(b.socket)).toEqual([0, 1]);
+  expect(a.conn.sent.map((e) => e.seq)).toEqual([1, 2, 3]);
+  expect(hub.missedSince(a.conn, 2)?.map((f) => JSON.parse(f).seq)).toEqual([2, 3]);
+  expect(hub.missedSince(a.conn, 4)).toEqual([]);
+  // Seq 0 fell out of the buffer, and 5 was never sent: neither can be resumed.
+  expect(hub.missedSince(a.conn, 0)).toBeUndefined();
+  expect(hub.missedSince(a.conn, 5)).toBeUndefined();
+});
+
+test('a dropped connection still records what it misses (within its buffer); a resume replays it', () => {
+  const { hub, open } = setup({ replay: 10 });
+  const a = open('u1');
+  hub.detach(a.conn, a.socket as never);
+  expect(hub.active()).toBe(true);
+  hub.deliver(event());
+  hub.deliver(event());
+  const fresh = new FakeSocket();
+  const missed = hub.missedSince(a.conn, 0);
+  expect(missed?.map((f) => JSON.parse(f).seq)).toEqual([0, 1]);
+  hub.reattach(a.conn, fresh as never, session('u1'));
+  hub.deliver(event());
+  expect(seqs(fresh)).toEqual([2]);
+});
+
+test('a socket too far behind (its send buffer over the bound) is dropped, not buffered further; others carry on', () => {
+  const { hub, open } = setup({ maxBytes: 1000 });
+  const slow = open('u1');
+  const fast = open('u2');
+  slow.socket.bufferedAmount = 5000;
+  hub.deliver(event());
+  expect(slow.socket.terminated).toBe(true);
+  expect(slow.socket.sent).toEqual([]);
+  expect(seqs(fast.socket)).toEqual([0]);
+});
+
+test('audiences: only the users named, minus omitted users; admin-only and non-admin-only copies', () => {
+  const { hub, open } = setup();
+  const admin = open('admin', 'system_admin system_user');
+  const u1 = open('u1');
+  const u2 = open('u2');
+  const u3 = open('u3');
+  hub.deliver(event({ audience: { kind: 'users', userIds: ['u1', 'u2', 'admin'] }, omitUsers: ['u2'] }));
+  expect([admin.socket.sent.length, u1.socket.sent.length, u2.socket.sent.length, u3.socket.sent.length]).toEqual([1, 1, 0, 0]);
+  hub.deliver(event({ audience: { kind: 'all' }, admins: true }));
+  hub.deliver(event({ audience: { kind: 'all' }, admins: false }));
+  expect([admin.socket.sent.length, u1.socket.sent.length, u2.socket.sent.length, u3.socket.sent.length]).toEqual([2, 2, 1, 1]);
+});
+
+test("posted's mentions: each mentioned recipient gets its own id, the others none", () => {
+  const { hub, open } = setup();
+  const u1 = open('u1');
+  const u2 = open('u2');
+  hub.deliver(event({ perRecipient: { mentioned: ['u2'] } }));
+  expect(JSON.parse(u1.socket.sent[0]).data).not.toHaveProperty('mentions');
+  expect(JSON.parse(JSON.parse(u2.socket.sent[0]).data.mentions)).toEqual(['u2']);
+});
+
+test('revoking sessions closes exactly their connections; revoking a user closes all of theirs', () => {
+  const { hub, open } = setup();
+  const one = open('u1', undefined, 'sa');
+  const two = open('u1', undefined, 'sb');
+  const other = open('u2');
+  hub.revoke({ userId: 'u1', sessionIds: ['sa'] });
+  expect([one.socket.terminated, two.socket.terminated, other.socket.terminated]).toEqual([true, false, false]);
+  hub.revoke({ userId: 'u1' });
+  expect(two.socket.terminated).toBe(true);
+  hub.deliver(event());
+  expect(two.socket.sent).toEqual([]);
+});
+
+test("presence: a user's first socket connects them, their last one disconnects them", () => {
+  const { hub, open, presence } = setup();
+  const a = open('u1');
+  const b = open('u1');
+  hub.detach(a.conn, a.socket as never);
+  expect(presence).toEqual(['+u1']);
+  hub.detach(b.conn, b.socket as never);
+  expect(presence).toEqual(['+u1', '-u1']);
+});
+
+test('dropped connections are forgotten once the replay window has passed', () => {
+  const { hub, open, advance } = setup();
+  const a = open('u1');
+  hub.detach(a.conn, a.socket as never);
+  advance(30_000);
+  hub.reap();
+  expect(hub.find(a.conn.id, 'u1')).toBe(a.conn);
+  advance(31_000);
+  hub.reap();
+  expect(hub.find(a.conn.id, 'u1')).toBeUndefined();
+  expect(hub.active()).toBe(false);
+});
