@@ -3,6 +3,9 @@
 //   sqlite       ... plus one durable INSERT with better-sqlite3 (WAL, synchronous=FULL, as the server opens it)
 //   mysql-pool   ... plus one autocommit INSERT with mysql2 through a pool of 10 connections (knex's default max)
 //   mysql-naive  ... plus one autocommit INSERT on a single mysql2 connection (no pooling, no batching)
+//   sqlite-read  GET /api/v4/channels/{id}/posts?per_page=N: the least a channel history read must do, with
+//                better-sqlite3 prepared statements on the server's own database: the session (token digest → user),
+//                the caller's membership of the channel, one index range scan for the page, rows to Posts, JSON
 // Usage: PORT=8080 node scripts/bench/bare-server.mjs <mode> [datasource]; GET /ready answers 200 when listening.
 // The posts table comes from the project's own migrations (the bench migrates the database before starting this).
 import http from 'node:http';
@@ -56,17 +59,66 @@ if (mode === 'sqlite') {
   insert = async (payload) => {
     await db.execute(INSERT, row(payload));
   };
+} else if (mode === 'sqlite-read') {
+  // Served below, by the request handler (GET).
 } else if (mode === 'http') {
   insert = async () => {};
 } else {
   throw new Error(`unknown mode ${mode}`);
 }
 
+/** The channel history read of mode sqlite-read, over the server's database (read-only). */
+async function historyReader(file) {
+  const { default: Database } = await import('better-sqlite3');
+  const { createHash } = await import('node:crypto');
+  const db = new Database(file, { readonly: true });
+  const session = db.prepare('SELECT s.user_id AS user_id, s.expires_at AS expires_at FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND u.delete_at = 0');
+  const member = db.prepare('SELECT 1 AS ok FROM channel_members WHERE channel_id = ? AND user_id = ?');
+  const page = db.prepare('SELECT * FROM posts WHERE channel_id = ? AND delete_at = 0 ORDER BY create_at DESC, id DESC LIMIT ?');
+  const toPost = (r) => ({
+    id: r.id, create_at: r.create_at, update_at: r.update_at, edit_at: r.edit_at, delete_at: r.delete_at, is_pinned: r.is_pinned === 1,
+    user_id: r.user_id, channel_id: r.channel_id, root_id: r.root_id, original_id: r.original_id, message: r.message, type: r.type,
+    props: JSON.parse(r.props || '{}'), hashtags: r.hashtags, file_ids: JSON.parse(r.file_ids || '[]'), pending_post_id: r.pending_post_id,
+    reply_count: 0, last_reply_at: 0, metadata: r.metadata ? JSON.parse(r.metadata) : {},
+  });
+  return (req, res) => {
+    const url = new URL(req.url, 'http://x');
+    const m = /^\/api\/v4\/channels\/([a-z0-9]{26})\/posts$/.exec(url.pathname);
+    const token = /^bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const s = token ? session.get(createHash('sha256').update(token).digest('hex')) : undefined;
+    if (!m || !s || (s.expires_at && s.expires_at < Date.now())) {
+      res.writeHead(m ? 401 : 404);
+      res.end();
+      return;
+    }
+    if (!member.get(m[1], s.user_id)) {
+      res.writeHead(403);
+      res.end();
+      return;
+    }
+    const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 60), 200);
+    const rows = page.all(m[1], perPage + 1);
+    const list = { order: [], posts: {}, next_post_id: '', prev_post_id: rows.length > perPage ? rows[perPage].id : '', has_next: rows.length > perPage };
+    for (const r of rows.slice(0, perPage)) {
+      list.order.push(r.id);
+      list.posts[r.id] = toPost(r);
+    }
+    const body = Buffer.from(JSON.stringify(list));
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
+    res.end(body);
+  };
+}
+const readHistory = mode === 'sqlite-read' ? await historyReader(dataSource) : undefined;
+
 const OK = Buffer.from('ok');
 http
   .createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/ready') {
       res.end('ready');
+      return;
+    }
+    if (readHistory && req.method === 'GET') {
+      readHistory(req, res);
       return;
     }
     const chunks = [];

@@ -288,6 +288,9 @@ async function main() {
       results.history[key] = { small: SMALL, big, seedSeconds: seeded.seconds, seedRowsPerS: big / seeded.seconds };
     }
     const targets = [];
+    // The bare read baseline (bare-server.mjs sqlite-read) on Parley's own SQLite database, same request.
+    const bareRead = await start(() => spawnBare('bare-sqlite-read', 'sqlite-read', dbs.sqlite.dataSource));
+    targets.push({ key: 'bare-sqlite-read', url: `${bareRead.url}/api/v4/channels/${worlds.sqlite.small}/posts?page=0&per_page=60`, headers: { authorization: `Bearer ${worlds.sqlite.token}` }, proc: bareRead });
     for (const key of Object.keys(dbs)) {
       const wk = worlds[key];
       const headers = { authorization: `Bearer ${wk.token}` };
@@ -305,6 +308,10 @@ async function main() {
       return measured(t, { connections: HISTORY_CONNECTIONS, duration: DURATION });
     });
     for (const [k, list] of hist) {
+      if (k === 'bare-sqlite-read') {
+        results.history.bareRead = summarise(list);
+        continue;
+      }
       const [db, size, where] = k.split('-');
       results.history[db][`${size}-${where}`] = summarise(list);
     }
@@ -390,10 +397,14 @@ function report() {
   if (vrows.length) {
     out.push('', '### Request validation on vs off (SQLite, PARLEY_VALIDATE_REQUESTS; on and off back to back, median of the pairs)', '');
     out.push(table(['path', 'on req/s', 'off req/s', 'cost per pair', 'throughput cost', 'server CPU µs/req on / off', 'CPU cost', '≤ 10 %'], vrows));
+    const create = r.validation.CreatePost?.on.rps;
+    const hook = r.validation.webhook?.on.rps;
+    if (create && hook) out.push('', table(['ratio', 'value', 'target', 'verdict'], [['CreatePost / webhook POST (SQLite, validation on)', fmt.ratio(create / hook), '≥ 0.5×', create / hook >= 0.5 ? 'met' : 'NOT met']]));
   }
   const hrows = [];
   const hratios = [];
   for (const [db, h] of Object.entries(r.history)) {
+    if (db === 'bareRead') continue;
     for (const k of ['small-page0', 'small-deep', 'big-page0', 'big-deep']) {
       if (!h[k]) continue;
       const size = k.startsWith('small') ? h.small : h.big;
@@ -408,6 +419,15 @@ function report() {
     ];
     for (const [name, v] of pairs) hratios.push([name, fmt.ratio(v), v <= 1.2 ? 'met' : 'NOT met']);
     hratios.push([`${db}: seeding ${h.big.toLocaleString('en-US')} posts`, `${h.seedSeconds.toFixed(1)} s (${fmt.int(h.seedRowsPerS)} rows/s)`, '']);
+  }
+  const bareRead = r.history.bareRead;
+  if (bareRead) {
+    hrows.push(['bare-sqlite-read (node:http + better-sqlite3), 10,000 posts, page 0', fmt.int(bareRead.rps), fmt.ms(bareRead.p50), fmt.ms(bareRead.p99), us(bareRead.cpuUs)]);
+    const parleyRead = r.history.sqlite?.['small-page0'];
+    if (parleyRead) {
+      const v = parleyRead.rps / bareRead.rps;
+      hratios.unshift(['GetPostsForChannel, SQLite, page 0: parley / bare-sqlite-read (throughput, ≥ 0.6×)', fmt.ratio(v), v >= 0.6 ? 'met' : 'NOT met']);
+    }
   }
   if (hrows.length) {
     out.push('', '### GetPostsForChannel (per_page=60), page 0 vs deep cursor (`before=` the 101st oldest post)', '');
