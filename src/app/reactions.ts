@@ -119,12 +119,22 @@ export class ReactionsService {
       throw new AppError('api.reaction.delete.archived_channel.app_error', 'You cannot remove a reaction in an archived channel.', 403);
     }
     const now = await this.changeTime(post);
-    const removed = await this.deps.stores.transaction(async (tx) => {
-      const r = await tx.reactions.remove({ post_id: post.id, user_id: userId, emoji_name: emojiName }, now);
-      if (r) await tx.posts.update(post.id, { update_at: now });
-      return r;
-    });
-    if (removed) this.realtime.reaction('reaction_removed', removed);
+    const nothingRemoved = new Error('no such reaction');
+    let removed: Reaction;
+    try {
+      removed = await this.deps.stores.transaction(async (tx) => {
+        // The post's row first, as when saving: both lock in the same order, so a save and a removal racing on one
+        // post wait for each other instead of deadlocking on MySQL.
+        await tx.posts.update(post.id, { update_at: now });
+        const r = await tx.reactions.remove({ post_id: post.id, user_id: userId, emoji_name: emojiName }, now);
+        if (!r) throw nothingRemoved; // rolls the post's update back: nothing changed
+        return r;
+      });
+    } catch (err) {
+      if (err === nothingRemoved) return;
+      throw err;
+    }
+    this.realtime.reaction('reaction_removed', removed);
   }
 
   async forPost(postId: string, session: Session): Promise<Reaction[]> {

@@ -296,6 +296,18 @@ describe('DeleteReaction', () => {
     expect((await alice.api.get(`/api/v4/posts/${p.id}/reactions`).expect(200)).body).toEqual([]);
   });
 
+  test('adding and removing the same reactions at once: every call answered 200, nothing left half-done', async () => {
+    const p = await post(alice, publicId);
+    const calls = Array.from({ length: 24 }, (_, i) => {
+      const who = i % 3 === 0 ? bob : alice;
+      return i % 2 === 0 ? react(who, p.id, 'zap') : unreact(who, who.id, p.id, 'zap');
+    });
+    expect((await Promise.all(calls)).map((r) => r.status)).toEqual(calls.map(() => 200));
+    const left = (await alice.api.get(`/api/v4/posts/${p.id}/reactions`).expect(200)).body;
+    expect(left.length).toBeLessThanOrEqual(2);
+    expect((await alice.api.get(`/api/v4/posts/${p.id}`).expect(200)).body.has_reactions === true).toBe(left.length > 0);
+  });
+
   test('emoji names outside the allowed characters or past 64: 400', async () => {
     const p = await post(alice, publicId);
     expectAppError(await unreact(alice, alice.id, p.id, 'a'.repeat(65)), 400, 'api.context.invalid_param.app_error');
