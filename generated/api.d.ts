@@ -1155,7 +1155,8 @@ export interface paths {
         };
         /**
          * List the pinned posts of a channel
-         * @description Returns every pinned post of the channel that is not deleted, newest first, as a PostList (no paging). The
+         * @description Returns every pinned post of the channel that is not deleted, as a PostList whose `order` is oldest first (as
+         *     Mattermost orders it; no paging). The
          *     answer carries an ETag; a matching `If-None-Match` gets 304.
          *
          *     Permissions: read_channel

@@ -335,7 +335,7 @@ export class PostsService {
     return { post, channel };
   }
 
-  /** GetPinnedPosts: the channel's pinned posts, newest first, in one list without paging. */
+  /** GetPinnedPosts: the channel's pinned posts, oldest first as in Mattermost, in one list without paging. */
   async pinned(channelId: string, session: Session): Promise<PostList> {
     const { stores } = this.deps;
     const channel = await stores.channels.get(channelId);

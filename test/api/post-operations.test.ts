@@ -152,7 +152,7 @@ describe('UpdatePost', () => {
 });
 
 describe('PinPost and UnpinPost, GetPinnedPosts', () => {
-  test('Client4 pinPost/unpinPost/getPinnedPosts: pinned posts listed newest first; edit_at untouched, update_at moved', async () => {
+  test('Client4 pinPost/unpinPost/getPinnedPosts: pinned posts listed oldest first, as Mattermost lists them; edit_at untouched, update_at moved', async () => {
     const ch = await channel('O', [alice, bob]);
     const older = await post(alice, ch, 'older');
     const newer = await post(bob, ch, 'newer');
@@ -164,7 +164,7 @@ describe('PinPost and UnpinPost, GetPinnedPosts', () => {
     expect(pinnedOlder).toMatchObject({ is_pinned: true, edit_at: 0 });
     expect(pinnedOlder.update_at).toBeGreaterThan(older.update_at);
     const list = await b.getPinnedPosts(ch);
-    expect(list.order).toEqual([newer.id, older.id]);
+    expect(list.order).toEqual([older.id, newer.id]);
     expect(Object.keys(list.posts).sort()).toEqual([newer.id, older.id].sort());
     expect(list.posts[older.id]).toMatchObject({ is_pinned: true, message: 'older' });
 

@@ -84,7 +84,7 @@ forEachDatabase((h) => {
     expect((await save(postId, bob, name, 1000)).emoji_name).toBe(name);
   });
 
-  test('pinned: the live pinned posts of a channel, newest first', async () => {
+  test('pinned: the live pinned posts of a channel, oldest first', async () => {
     const ch = await channelWithMembers(h.stores, makeChannel({ team_id: (await h.stores.channels.get(channelId))!.team_id }), [alice]);
     const old = makePost({ channel_id: ch.id, user_id: alice, create_at: 10, is_pinned: true });
     const plain = makePost({ channel_id: ch.id, user_id: alice, create_at: 20 });
@@ -92,7 +92,7 @@ forEachDatabase((h) => {
     const gone = makePost({ channel_id: ch.id, user_id: alice, create_at: 40, is_pinned: true });
     await writePosts(h.stores, ch.id, [old, plain, recent, gone], new Map());
     await h.stores.posts.softDelete(gone, 50);
-    expect((await h.stores.posts.pinned(ch.id)).map((p) => p.id)).toEqual([recent.id, old.id]);
+    expect((await h.stores.posts.pinned(ch.id)).map((p) => p.id)).toEqual([old.id, recent.id]);
     await h.stores.posts.update(recent.id, { is_pinned: false });
     expect((await h.stores.posts.pinned(ch.id)).map((p) => p.id)).toEqual([old.id]);
   });
