@@ -996,7 +996,21 @@ export interface paths {
          *     Permissions: read_channel on the post's channel
          */
         get: operations["GetPost"];
-        put?: never;
+        /**
+         * Update a post
+         * @description Replaces the editable part of a post with the body's, as Mattermost does: `message` (a change sets edit_at),
+         *     `is_pinned` and `props` are taken from the body, an absent one counting as empty (so send the whole post, as
+         *     Client4's updatePost does; PatchPost changes single fields). `file_ids` absent keeps the post's files. Server-set
+         *     props (webhook identity) are kept whatever the body says; every other field of the body is ignored. The channel's
+         *     members get a post_edited event.
+         *
+         *     `id` in the body must be the post's (400 otherwise). A post that does not exist or was deleted is 403, as in
+         *     Mattermost. A system message is 400 `api.post.update_post.system_message.app_error`; a post in an archived channel
+         *     400 `api.post.update_post.can_not_update_post_in_deleted.error`.
+         *
+         *     Permissions: edit_post in the post's channel, and edit_others_posts too for someone else's post
+         */
+        put: operations["UpdatePost"];
         post?: never;
         /**
          * Delete a post
@@ -1050,6 +1064,210 @@ export interface paths {
         get: operations["GetPostThread"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/posts/{post_id}/pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pin a post to its channel
+         * @description Pins the post: it is listed by GetPinnedPosts. The post gets `is_pinned: true` (its edit_at does not change, its update_at does) and the channel's
+         *     members a post_edited event. A system message is 400 `api.post.update_post.system_message.app_error`; a post in
+         *     an archived channel 400 `api.post.patch_post.can_not_update_post_in_deleted.error`. A post that does not exist
+         *     or was deleted is 403, as in Mattermost.
+         *
+         *     Permissions: read_channel on the post's channel (anyone who can read a post can pin it, as in Mattermost)
+         */
+        post: operations["PinPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/posts/{post_id}/unpin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unpin a post
+         * @description Unpins the post: GetPinnedPosts no longer lists it. The post gets `is_pinned: false` (its edit_at does not change, its update_at does) and the channel's
+         *     members a post_edited event. A system message is 400 `api.post.update_post.system_message.app_error`; a post in
+         *     an archived channel 400 `api.post.patch_post.can_not_update_post_in_deleted.error`. A post that does not exist
+         *     or was deleted is 403, as in Mattermost.
+         *
+         *     Permissions: read_channel on the post's channel (anyone who can read a post can unpin it, as in Mattermost)
+         */
+        post: operations["UnpinPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/posts/ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get several posts by id
+         * @description Returns the posts with the given ids as an array, newest first. Posts in channels the caller may not read are
+         *     left out, as are unknown ids; when none of the ids is a post at all the answer is 404 `app.post.get.app_error`.
+         *     A deleted post is returned with its delete_at set and its content (message, props, files, metadata) emptied: a
+         *     client learns that it is gone, not what it said. Ids are de-duplicated; at most 1000 (400
+         *     `api.post.posts_by_ids.invalid_body.request_error`); none is 400.
+         *
+         *     Permissions: an active session; each post is returned only to who may read its channel
+         */
+        post: operations["GetPostsByIds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/channels/{channel_id}/pinned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the pinned posts of a channel
+         * @description Returns every pinned post of the channel that is not deleted, as a PostList whose `order` is oldest first (as
+         *     Mattermost orders it; no paging). The
+         *     answer carries an ETag; a matching `If-None-Match` gets 304.
+         *
+         *     Permissions: read_channel
+         */
+        get: operations["GetPinnedPosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * React to a post
+         * @description Adds the caller's reaction with an emoji to a post and returns it. Reacting again with the same emoji changes
+         *     nothing but the reaction's update_at. A post holds at most ServiceSettings.UniqueEmojiReactionLimitPerPost (50)
+         *     different emoji: a new one beyond that is 400 `app.reaction.save.save.too_many_reactions` (more users may still
+         *     add the emoji already there). The post's update_at moves (so channel ETags and `since` readers see the change)
+         *     and the channel's members get a reaction_added event. Reacting in an archived channel is 403
+         *     `api.reaction.save.archived_channel.app_error`.
+         *
+         *     Emoji names are 1 to 64 ASCII letters, digits, `-`, `+` and `_` (400
+         *     `api.reaction.save_reaction.invalid.app_error` when empty or longer, `model.reaction.is_valid.emoji_name.app_error`
+         *     for other characters). Any such name is accepted: this server has no custom emoji to look names up in.
+         *
+         *     Permissions: add_reaction in the post's channel (its members have it); `user_id` must be the caller (else 403
+         *     `api.reaction.save_reaction.user_id.app_error`)
+         */
+        post: operations["SaveReaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/posts/{post_id}/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a post's reactions
+         * @description Returns the post's reactions, oldest first (an empty array when it has none).
+         *
+         *     Permissions: read_channel on the post's channel (a post that does not exist is 403 too, except for system admins,
+         *     who get 404)
+         */
+        get: operations["GetReactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/posts/{post_id}/reactions/{emoji_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a reaction
+         * @description Removes a user's reaction with an emoji from a post. Removing a reaction that is not there is not an error (200,
+         *     nothing changes, no event). Otherwise the post's update_at moves and the channel's members get a
+         *     reaction_removed event. In an archived channel: 403 `api.reaction.delete.archived_channel.app_error`.
+         *
+         *     Permissions: remove_reaction in the post's channel (its members have it); removing another user's reaction also
+         *     needs remove_others_reactions (system admins)
+         */
+        delete: operations["DeleteReaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/posts/ids/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the reactions of several posts
+         * @description Returns an object with one key per requested post id, each holding that post's reactions, oldest first (an empty
+         *     array when it has none).
+         *
+         *     Permissions: read_channel on every post's channel; one post the caller may not read (or one that does not exist,
+         *     except for system admins) makes the whole request 403
+         */
+        post: operations["GetBulkReactions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1386,7 +1604,7 @@ export interface components {
             };
         };
         /**
-         * @description Settings clients need before and after login, as a flat map of strings (booleans are `"true"` or `"false"`). Anonymous callers get the limited set a login or sign-up page needs: Version, BuildNumber, BuildHash, SiteName, SiteURL, DiagnosticsEnabled, NoAccounts (`"true"` while no user exists yet), EnableOpenServer, EnableUserCreation, EnableSignUpWithEmail. With a session the full set adds EnableIncomingWebhooks, EnablePostUsernameOverride, EnablePostIconOverride, EnableUserAccessTokens, ShowEmailAddress, ShowFullName and MaxPostSize (the message limit in characters).
+         * @description Settings clients need before and after login, as a flat map of strings (booleans are `"true"` or `"false"`). Anonymous callers get the limited set a login or sign-up page needs: Version, BuildNumber, BuildHash, SiteName, SiteURL, DiagnosticsEnabled, NoAccounts (`"true"` while no user exists yet), EnableOpenServer, EnableUserCreation, EnableSignUpWithEmail. With a session the full set adds EnableIncomingWebhooks, EnablePostUsernameOverride, EnablePostIconOverride, EnableUserAccessTokens, ShowEmailAddress, ShowFullName, MaxPostSize (the message limit in characters) and UniqueEmojiReactionLimitPerPost.
          * @example {
          *       "Version": "4.0.0",
          *       "SiteName": "Parley",
@@ -1432,6 +1650,8 @@ export interface components {
                 SessionLengthWebInHours?: number;
                 /** @description When true, a cookie-authenticated request that changes something must carry the session's CSRF token in `X-CSRF-Token`; `X-Requested-With: XMLHttpRequest` alone no longer passes (default false, as Mattermost). */
                 ExperimentalStrictCSRFEnforcement?: boolean;
+                /** @description How many different emoji one post may carry as reactions (default 50, as Mattermost); values above 500 count as 500. Users may still add an emoji the post already has. */
+                UniqueEmojiReactionLimitPerPost?: number;
             };
             /** @description Settings of teams and sign-up. */
             TeamSettings?: {
@@ -1663,6 +1883,8 @@ export interface components {
         /** @description Data derived from or attached to a post. Mattermost also lists embeds, emojis, files, images and reactions here; clients must treat every field as optional. */
         PostMetadata: {
             priority?: components["schemas"]["PostPriority"];
+            /** @description The post's reactions, oldest first; present only when it has some (then the post's `has_reactions` is true). */
+            reactions?: components["schemas"]["Reaction"][];
         };
         /** @description Message priority of a post. */
         PostPriority: {
@@ -1675,6 +1897,34 @@ export interface components {
             requested_ack?: boolean;
             /** @description Whether recipients are notified repeatedly until they read the post. */
             persistent_notifications?: boolean;
+        };
+        /** @description One user's emoji reaction to a post. A user has at most one reaction per emoji on a post; reacting again with the same emoji changes nothing. */
+        Reaction: {
+            /** @description Id of the user who reacted. */
+            user_id: string;
+            /** @description Id of the post reacted to. */
+            post_id: string;
+            /** @description Name of the emoji without colons (for example `+1`, `smile`, `white_check_mark`): 1 to 64 ASCII letters, digits, `-`, `+` and `_`. */
+            emoji_name: string;
+            /**
+             * Format: int64
+             * @description When the reaction was added, epoch milliseconds.
+             */
+            create_at: number;
+            /**
+             * Format: int64
+             * @description Time of the reaction's last change, epoch milliseconds.
+             */
+            update_at: number;
+            /**
+             * Format: int64
+             * @description When the reaction was removed, epoch milliseconds; 0 for a reaction in place.
+             */
+            delete_at: number;
+            /** @description Id of the remote cluster a shared channel's reaction came from; always empty on this server. */
+            remote_id: string | null;
+            /** @description Id of the post's channel. */
+            channel_id: string;
         };
         /** @description A Slack-style message attachment, stored on the post in props.attachments. A null entry in the attachments array is accepted and dropped. Unknown keys are allowed and ignored. */
         SlackAttachment: {
@@ -2349,8 +2599,46 @@ export interface components {
              */
             seq: number;
         };
+        /** @description Someone reacted to a post. Sent to the members of the post's channel. The post's `update_at` moves too, but no post_edited is sent: clients add the reaction to the post they have. */
+        WebSocketEvent_ReactionAdded: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "reaction_added";
+            /** @description What happened. */
+            data: {
+                /** @description The Reaction, as a JSON string. */
+                reaction: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description Someone took back a reaction (or a system admin removed it). Sent to the members of the post's channel. The post's `update_at` moves too, but no post_edited is sent: clients remove the reaction from the post they have. */
+        WebSocketEvent_ReactionRemoved: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "reaction_removed";
+            /** @description What happened. */
+            data: {
+                /** @description The Reaction as removed (its delete_at set), as a JSON string. */
+                reaction: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
         /** @description An event the server sends on /api/v4/websocket: the envelope of Mattermost's WebSocket API (`event`, `data`, `broadcast`, `seq`), one schema per event name. */
-        WebSocketEvent: components["schemas"]["WebSocketEvent_Hello"] | components["schemas"]["WebSocketEvent_Posted"] | components["schemas"]["WebSocketEvent_PostEdited"] | components["schemas"]["WebSocketEvent_PostDeleted"] | components["schemas"]["WebSocketEvent_Typing"] | components["schemas"]["WebSocketEvent_ChannelViewed"] | components["schemas"]["WebSocketEvent_MultipleChannelsViewed"] | components["schemas"]["WebSocketEvent_ChannelCreated"] | components["schemas"]["WebSocketEvent_DirectAdded"] | components["schemas"]["WebSocketEvent_UserAdded"] | components["schemas"]["WebSocketEvent_UserRemoved"] | components["schemas"]["WebSocketEvent_AddedToTeam"] | components["schemas"]["WebSocketEvent_LeaveTeam"] | components["schemas"]["WebSocketEvent_NewUser"] | components["schemas"]["WebSocketEvent_UserUpdated"] | components["schemas"]["WebSocketEvent_ConfigChanged"] | components["schemas"]["WebSocketEvent_StatusChange"];
+        WebSocketEvent: components["schemas"]["WebSocketEvent_Hello"] | components["schemas"]["WebSocketEvent_Posted"] | components["schemas"]["WebSocketEvent_PostEdited"] | components["schemas"]["WebSocketEvent_PostDeleted"] | components["schemas"]["WebSocketEvent_Typing"] | components["schemas"]["WebSocketEvent_ChannelViewed"] | components["schemas"]["WebSocketEvent_MultipleChannelsViewed"] | components["schemas"]["WebSocketEvent_ChannelCreated"] | components["schemas"]["WebSocketEvent_DirectAdded"] | components["schemas"]["WebSocketEvent_UserAdded"] | components["schemas"]["WebSocketEvent_UserRemoved"] | components["schemas"]["WebSocketEvent_AddedToTeam"] | components["schemas"]["WebSocketEvent_LeaveTeam"] | components["schemas"]["WebSocketEvent_NewUser"] | components["schemas"]["WebSocketEvent_UserUpdated"] | components["schemas"]["WebSocketEvent_ConfigChanged"] | components["schemas"]["WebSocketEvent_StatusChange"] | components["schemas"]["WebSocketEvent_ReactionAdded"] | components["schemas"]["WebSocketEvent_ReactionRemoved"];
         /** @description The server's answer to a client's action. It carries the action's seq in `seq_reply` and no `seq` of its own: replies are not events and do not advance the event numbering. */
         WebSocketResponse: {
             /**
@@ -4529,6 +4817,68 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    UpdatePost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post id (26 lower-case letters and digits). */
+                post_id: components["parameters"]["PostIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "7gq4zhjtkpfk5mbd1y3wdfc6ro",
+                 *       "channel_id": "4xp9fdt77pncbef59f4k1qe83o",
+                 *       "message": "edited",
+                 *       "is_pinned": false,
+                 *       "props": {}
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Id of the post; must equal the path's. */
+                    id?: string;
+                    /** @description The new Markdown text, at most 16383 Unicode code points. */
+                    message?: string;
+                    /** @description Whether the post is pinned. */
+                    is_pinned?: boolean;
+                    /** @description The new set of free-form properties. */
+                    props?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Ids of the attached files; absent keeps them. */
+                    file_ids?: string[];
+                    /** @description Accepted for compatibility; the server keeps this flag itself. */
+                    has_reactions?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The updated post. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     DeletePost: {
         parameters: {
             query?: never;
@@ -4660,6 +5010,294 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    PinPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post id (26 lower-case letters and digits). */
+                post_id: components["parameters"]["PostIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    UnpinPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post id (26 lower-case letters and digits). */
+                post_id: components["parameters"]["PostIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetPostsByIds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       "7gq4zhjtkpfk5mbd1y3wdfc6ro"
+                 *     ]
+                 */
+                "application/json": string[];
+            };
+        };
+        responses: {
+            /** @description The posts found. */
+            200: {
+                headers: {
+                    /** @description Creation time of the newest post hidden by plan limits; always 0 on this server. */
+                    "First-Inaccessible-Post-Time"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetPinnedPosts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An entity tag from an earlier response. If it still matches, the server answers 304 Not Modified without a body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The channel id (26 lower-case letters and digits). */
+                channel_id: components["parameters"]["ChannelIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pinned posts. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    SaveReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "user_id": "9x3pbdc5yjfexm8crfmnrmd1ec",
+                 *       "post_id": "7gq4zhjtkpfk5mbd1y3wdfc6ro",
+                 *       "emoji_name": "+1"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The caller's own user id. */
+                    user_id?: string;
+                    /** @description The post to react to. */
+                    post_id?: string;
+                    /** @description The emoji's name, without colons. */
+                    emoji_name?: string;
+                    /**
+                     * Format: int64
+                     * @description Accepted for compatibility; the server sets the time.
+                     */
+                    create_at?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The reaction as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reaction"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetReactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post id (26 lower-case letters and digits). */
+                post_id: components["parameters"]["PostIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reaction"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    DeleteReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The post id (26 lower-case letters and digits). */
+                post_id: components["parameters"]["PostIdPath"];
+                /** @description The emoji's name, without colons. */
+                emoji_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reaction is not there any more. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetBulkReactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       "7gq4zhjtkpfk5mbd1y3wdfc6ro"
+                 *     ]
+                 */
+                "application/json": string[];
+            };
+        };
+        responses: {
+            /** @description The reactions, by post id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: components["schemas"]["Reaction"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -8,6 +8,7 @@ import { HooksService } from './hooks';
 import { Passwords } from './passwords';
 import { PostWriter } from './post-writer';
 import { PostsService } from './posts';
+import { ReactionsService } from './reactions';
 import { Realtime } from './realtime';
 import { SessionsService } from './sessions';
 import { StatusService } from './status';
@@ -25,6 +26,7 @@ export interface App {
   teams: TeamsService;
   channels: ChannelsService;
   posts: PostsService;
+  reactions: ReactionsService;
   writer: PostWriter;
   hooks: HooksService;
   hookExecution: HookExecution;
@@ -69,6 +71,7 @@ export function createApp(stores: Stores, config: ConfigService, options: AppOpt
     teams: new TeamsService(deps, channels, realtime),
     channels,
     posts,
+    reactions: new ReactionsService(deps, realtime),
     writer,
     hooks: new HooksService(deps, cache),
     hookExecution,

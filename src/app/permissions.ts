@@ -26,7 +26,11 @@ export type Permission =
   | 'create_post'
   | 'edit_post'
   | 'delete_post'
-  | 'use_channel_mentions';
+  | 'use_channel_mentions'
+  | 'add_reaction'
+  | 'remove_reaction'
+  // Removing someone else's reaction: system admins only, as in Mattermost's default scheme.
+  | 'remove_others_reactions';
 
 const TEAM_USER: Permission[] = [
   'view_team',
@@ -55,6 +59,8 @@ const CHANNEL_USER: Permission[] = [
   'edit_post',
   'delete_post',
   'use_channel_mentions',
+  'add_reaction',
+  'remove_reaction',
   'manage_public_channel_members',
   'manage_private_channel_members',
 ];

@@ -1,6 +1,6 @@
 import { isValidId } from '../lib/ids';
 import { codePointLength } from '../lib/text';
-import { AppError, POST_LIMITS, SERVER_PROPS, type Channel, type CreatePostInput, type Post, type PostList, type PostMetadata, type PostPatch, type Session } from '../model';
+import { AppError, POST_LIMITS, SERVER_PROPS, type Channel, type CreatePostInput, type Post, type PostList, type PostMetadata, type PostPatch, type PostUpdate, type Session } from '../model';
 import { Authz } from './authz';
 import { channelNotFound } from './channels';
 import type { Deps } from './deps';
@@ -9,10 +9,26 @@ import type { PostCommit, PostWriter } from './post-writer';
 import type { Realtime } from './realtime';
 import type { StatusService } from './status';
 import { newPost } from './records';
+import { withReactions } from './reactions';
 
 const PRIORITY_FIELDS = ['priority', 'requested_ack', 'persistent_notifications'] as const;
 
 const postNotFound = () => AppError.notFound('app.post.get.app_error', 'Unable to get the post.');
+
+const systemMessage = () => AppError.badRequest('api.post.update_post.system_message.app_error', 'Unable to update system message.');
+
+/** Mattermost's limit on GetPostsByIds. */
+const POSTS_BY_IDS_MAX = 1000;
+
+/** Props from a client with the server-set ones (webhook identity) kept as the post has them: an edit never adds or drops them. */
+function withServerProps(post: Post, given: Record<string, unknown>): Record<string, unknown> {
+  const props: Record<string, unknown> = { ...given };
+  for (const key of SERVER_PROPS) {
+    delete props[key];
+    if (key in post.props) props[key] = post.props[key];
+  }
+  return props;
+}
 
 export function checkMessageLength(message: string): void {
   if (codePointLength(message) > POST_LIMITS.messageRunes) {
@@ -118,13 +134,15 @@ export class PostsService {
     return withStats;
   }
 
+  /** Posts as served: with their threads' reply counts, and their reactions. */
   private async withReplyStats(posts: Post[]): Promise<Post[]> {
     const roots = posts.filter((p) => p.root_id === '').map((p) => p.id);
     const stats = await this.deps.stores.posts.replyStats(roots);
-    return posts.map((p) => {
+    const out = posts.map((p) => {
       const s = stats.get(p.root_id || p.id);
       return s ? { ...p, reply_count: s.count, last_reply_at: s.last } : p;
     });
+    return withReactions(this.deps.stores, out);
   }
 
   /**
@@ -258,5 +276,104 @@ export class PostsService {
     const list: PostList = { order: posts.map((p) => p.id), posts: {}, next_post_id: '', prev_post_id: '', has_next: hasNext };
     for (const p of await this.withReplyStats(posts)) list.posts[p.id] = p;
     return list;
+  }
+
+  /**
+   * UpdatePost: the whole editable part of a post replaced, as Mattermost's PUT does it (message, is_pinned and props
+   * from the body, absent ones empty; file_ids absent kept). A post that does not exist or was deleted fails the
+   * permission check (403), as in Mattermost; editing someone else's post needs edit_post and edit_others_posts.
+   */
+  async update(postId: string, body: PostUpdate, session: Session): Promise<Post> {
+    const { stores } = this.deps;
+    if (body.id !== postId) throw AppError.invalidParam('id');
+    const { post, channel } = await this.changeable(postId, session, 'edit_post');
+    if (post.user_id !== session.userId) await this.authz.requireChannel(session, channel, 'edit_others_posts');
+    if (post.type.startsWith('system_')) throw systemMessage();
+    if (channel.delete_at !== 0) {
+      throw AppError.badRequest('api.post.update_post.can_not_update_post_in_deleted.error', 'Can not update a post in an archived channel.');
+    }
+    const message = body.message ?? '';
+    checkMessageLength(message);
+    const fileIds = body.file_ids ?? post.file_ids;
+    if (fileIds.length !== post.file_ids.length || fileIds.some((id, i) => id !== post.file_ids[i])) {
+      throw AppError.badRequest('api.post.create_post.file_ids.app_error', 'File attachments are not supported by this server.');
+    }
+    const props = withServerProps(post, body.props ?? {});
+    checkPropsSize(props);
+    const now = await this.changeTime(post);
+    const fields: Partial<Post> = { update_at: now, message, is_pinned: body.is_pinned ?? false, props };
+    if (message !== post.message) fields.edit_at = now;
+    await stores.posts.update(post.id, fields);
+    const [updated] = await this.withReplyStats([{ ...post, ...fields }]);
+    this.realtime.postEdited(updated);
+    return updated;
+  }
+
+  /**
+   * PinPost and UnpinPost: anyone who can read the post may pin or unpin it, as in Mattermost. The edit time does not
+   * move (the message is unchanged); the update time does, and the channel hears of it through post_edited.
+   */
+  async setPinned(postId: string, pinned: boolean, session: Session): Promise<void> {
+    const { post, channel } = await this.changeable(postId, session, 'read_channel');
+    if (channel.delete_at !== 0) {
+      throw AppError.badRequest('api.post.patch_post.can_not_update_post_in_deleted.error', 'Can not update a post in an archived channel.');
+    }
+    if (post.type.startsWith('system_')) throw systemMessage();
+    const fields: Partial<Post> = { update_at: await this.changeTime(post), is_pinned: pinned };
+    await this.deps.stores.posts.update(post.id, fields);
+    const [updated] = await this.withReplyStats([{ ...post, ...fields }]);
+    this.realtime.postEdited(updated);
+  }
+
+  /** A live post and its channel, for a change needing `permission` there; one missing or deleted is that 403. */
+  private async changeable(postId: string, session: Session, permission: 'edit_post' | 'read_channel'): Promise<{ post: Post; channel: Channel }> {
+    const { stores } = this.deps;
+    const post = await stores.posts.get(postId);
+    const channel = post && post.delete_at === 0 ? await stores.channels.get(post.channel_id) : undefined;
+    if (!post || !channel) throw AppError.forbidden(permission);
+    await this.authz.requireChannel(session, channel, permission);
+    return { post, channel };
+  }
+
+  /** GetPinnedPosts: the channel's pinned posts, oldest first as in Mattermost, in one list without paging. */
+  async pinned(channelId: string, session: Session): Promise<PostList> {
+    const { stores } = this.deps;
+    const channel = await stores.channels.get(channelId);
+    if (!channel) throw channelNotFound();
+    await this.authz.requireChannel(session, channel, 'read_channel');
+    const posts = await this.withReplyStats(await stores.posts.pinned(channelId));
+    const list: PostList = { order: posts.map((p) => p.id), posts: {}, next_post_id: '', prev_post_id: '', has_next: false };
+    for (const p of posts) list.posts[p.id] = p;
+    return list;
+  }
+
+  /**
+   * GetPostsByIds: the posts the caller may read, newest first. Unknown ids and posts of unreadable channels are left
+   * out; none of the ids being a post at all is a 404, as in Mattermost. Mattermost returns a deleted post whole; here
+   * its content is emptied, so that the deletion shows without what was deleted (anyone with the id could read it).
+   */
+  async byIds(postIds: string[], session: Session): Promise<Post[]> {
+    const { stores } = this.deps;
+    const ids = [...new Set(postIds)];
+    if (ids.length === 0) throw AppError.invalidParam('post_ids');
+    if (ids.length > POSTS_BY_IDS_MAX) {
+      throw AppError.badRequest('api.post.posts_by_ids.invalid_body.request_error', `At most ${POSTS_BY_IDS_MAX} post ids can be requested at once.`);
+    }
+    const found = await stores.posts.getMany(ids.filter(isValidId));
+    if (found.length === 0) throw postNotFound();
+    const readable = new Map<string, boolean>();
+    const posts: Post[] = [];
+    for (const post of found) {
+      let ok = readable.get(post.channel_id);
+      if (ok === undefined) {
+        const channel = await stores.channels.get(post.channel_id);
+        ok = channel !== undefined && (await this.authz.channel(session, channel, 'read_channel'));
+        readable.set(post.channel_id, ok);
+      }
+      if (!ok) continue;
+      posts.push(post.delete_at === 0 ? post : { ...post, message: '', props: {}, file_ids: [], hashtags: '', metadata: {} });
+    }
+    posts.sort((a, b) => b.create_at - a.create_at || (b.id < a.id ? -1 : 1));
+    return this.withReplyStats(posts);
   }
 }

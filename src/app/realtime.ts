@@ -1,4 +1,4 @@
-import type { Channel, Post, UserRecord } from '../model';
+import type { Channel, Post, Reaction, UserRecord } from '../model';
 import type { Deps } from './deps';
 import { type Audience, broadcast, type RealtimeEvent } from './events';
 import { sanitizeUser } from './sanitize';
@@ -107,6 +107,18 @@ export class Realtime {
   postEdited(post: Post): void {
     this.send(async () => [
       { event: 'post_edited', data: { post: JSON.stringify(post) }, broadcast: broadcast({ channel_id: post.channel_id }), audience: await this.channelAudience(post.channel_id) },
+    ]);
+  }
+
+  /** reaction_added or reaction_removed, to the members of the post's channel; `reaction` as a JSON string. */
+  reaction(event: 'reaction_added' | 'reaction_removed', reaction: Reaction): void {
+    this.send(async () => [
+      {
+        event,
+        data: { reaction: JSON.stringify(reaction) },
+        broadcast: broadcast({ channel_id: reaction.channel_id }),
+        audience: await this.channelAudience(reaction.channel_id),
+      },
     ]);
   }
 

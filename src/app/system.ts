@@ -2,7 +2,7 @@ import type { Config } from '../config/settings';
 import { Authz } from './authz';
 import type { Realtime } from './realtime';
 import type { Deps } from './deps';
-import { AppError, POST_LIMITS } from '../model';
+import { AppError, POST_LIMITS, REACTION_LIMITS } from '../model';
 import type { Session } from '../model';
 
 
@@ -71,6 +71,7 @@ export class SystemService {
       ShowEmailAddress: String(c.PrivacySettings.ShowEmailAddress),
       ShowFullName: String(c.PrivacySettings.ShowFullName),
       MaxPostSize: String(POST_LIMITS.messageRunes),
+      UniqueEmojiReactionLimitPerPost: String(Math.min(c.ServiceSettings.UniqueEmojiReactionLimitPerPost, REACTION_LIMITS.uniqueEmojiPerPostMax)),
     };
   }
 

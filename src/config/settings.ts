@@ -12,6 +12,8 @@ export interface Config {
     MaximumLoginAttempts: number;
     SessionLengthWebInHours: number;
     ExperimentalStrictCSRFEnforcement: boolean;
+    /** Different emoji one post may carry (Mattermost's default 50; values above 500 count as 500). */
+    UniqueEmojiReactionLimitPerPost: number;
   };
   TeamSettings: {
     EnableOpenServer: boolean;
@@ -70,6 +72,7 @@ export function defaultConfig(): Config {
       MaximumLoginAttempts: 10,
       SessionLengthWebInHours: 720,
       ExperimentalStrictCSRFEnforcement: false,
+      UniqueEmojiReactionLimitPerPost: 50,
     },
     TeamSettings: {
       EnableOpenServer: false,

@@ -16,6 +16,9 @@ export function configProblem(c: Config): AppError | undefined {
   }
   if (!Number.isInteger(s.MaximumLoginAttempts) || s.MaximumLoginAttempts <= 0) return invalid('login_attempts', 'Invalid maximum login attempts for service settings. Must be a positive number.');
   if (!Number.isInteger(s.SessionLengthWebInHours) || s.SessionLengthWebInHours < 1) return invalid('session_length', 'Invalid web session length. Must be a positive whole number of hours.');
+  if (!Number.isInteger(s.UniqueEmojiReactionLimitPerPost) || s.UniqueEmojiReactionLimitPerPost < 1) {
+    return invalid('unique_emoji_reaction_limit_per_post', 'Invalid UniqueEmojiReactionLimitPerPost: must be a positive whole number.');
+  }
   if (!Number.isInteger(c.TeamSettings.UserStatusAwayTimeout) || c.TeamSettings.UserStatusAwayTimeout < 1) {
     return invalid('user_status_away_timeout', 'Invalid UserStatusAwayTimeout: must be a positive whole number of seconds.');
   }

@@ -70,3 +70,10 @@ export const WEBHOOK_IDEMPOTENCY = {
 
 /** Keys are stored as SHA-256 hex digests: fixed width, and the raw key (which may embed an id) is never stored. */
 export const IDEMPOTENCY_KEY_HASH_LENGTH = 64;
+
+export const REACTION_LIMITS = {
+  /** Mattermost's EmojiNameMaxLength (names are ASCII, so characters and bytes agree). */
+  emojiName: 64,
+  /** ServiceSettings.UniqueEmojiReactionLimitPerPost counts as at most this, as in Mattermost. */
+  uniqueEmojiPerPostMax: 500,
+} as const;

@@ -2,8 +2,9 @@ import type { Complete, RequestBody, Schemas } from './wire';
 
 export type PostMetadata = Schemas['PostMetadata'] & Record<string, unknown>;
 
-/** A post as stored and served; `has_reactions` is left out until reactions exist. */
+/** A post as stored and served; `has_reactions` is not stored but set when it is served with reactions. */
 export type Post = Complete<Omit<Schemas['Post'], 'props' | 'file_ids' | 'metadata'>, 'has_reactions'> & {
+  has_reactions?: boolean;
   props: Record<string, unknown>;
   file_ids: string[];
   metadata: PostMetadata;
@@ -19,3 +20,4 @@ export interface PostList {
 
 export type CreatePostInput = RequestBody<'CreatePost'>;
 export type PostPatch = RequestBody<'PatchPost'>;
+export type PostUpdate = RequestBody<'UpdatePost'>;

@@ -5,6 +5,7 @@ import { ConfigStore } from './config-store';
 import type { Database } from './db';
 import { translateDriverError } from './driver-errors';
 import { PostsStore } from './posts-store';
+import { ReactionsStore } from './reactions-store';
 import { SessionsStore } from './sessions-store';
 import { StatusStore } from './status-store';
 import { SystemsStore } from './systems-store';
@@ -20,6 +21,7 @@ export interface StoreSet {
   teams: TeamsStore;
   channels: ChannelsStore;
   posts: PostsStore;
+  reactions: ReactionsStore;
   webhooks: WebhooksStore;
   config: ConfigStore;
   systems: SystemsStore;
@@ -100,6 +102,7 @@ function storeSet(executor: Executor, pool: boolean): StoreSet {
     teams: translating(new TeamsStore(executor), pool),
     channels: translating(new ChannelsStore(executor), pool),
     posts: translating(new PostsStore(executor), pool),
+    reactions: translating(new ReactionsStore(executor), pool),
     webhooks: translating(new WebhooksStore(executor), pool),
     config: translating(new ConfigStore(executor), pool),
     systems: translating(new SystemsStore(executor), pool),

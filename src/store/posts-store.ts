@@ -264,6 +264,14 @@ export class PostsStore {
     return rows.map(mapPost);
   }
 
+  /** The channel's pinned posts that are not deleted, oldest first (Mattermost's order for them). */
+  async pinned(channelId: string): Promise<Post[]> {
+    const rows = await this.db('posts')
+      .where({ channel_id: channelId, delete_at: 0, is_pinned: true })
+      .orderBy([{ column: 'create_at', order: 'asc' }, { column: 'id', order: 'asc' }]);
+    return rows.map(mapPost);
+  }
+
   async getMany(ids: string[]): Promise<Post[]> {
     if (ids.length === 0) return [];
     return (await this.db('posts').whereIn('id', ids)).map(mapPost);

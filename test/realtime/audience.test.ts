@@ -121,6 +121,49 @@ describe('posts', () => {
   });
 });
 
+describe('reactions, pins and updates', () => {
+  const reactionOf = (f: Frame) => JSON.parse(f.data?.reaction as string) as Record<string, any>;
+
+  test('reaction_added and reaction_removed in a private channel: its members, not a team member outside it', async () => {
+    const id = (await alice.api.post('/api/v4/posts', { channel_id: privateId, message: unique('react to me') }).expect(201)).body.id;
+    const added = await expectAudience(
+      () => alice.api.post('/api/v4/reactions', { user_id: alice.id, post_id: id, emoji_name: '+1' }).expect(200),
+      (f) => f.event === 'reaction_added' && reactionOf(f).post_id === id,
+      ['admin', 'alice'],
+    );
+    const frame = added.get('admin') as Frame;
+    expect(frame.broadcast).toMatchObject({ channel_id: privateId, user_id: '', team_id: '' });
+    expect(reactionOf(frame)).toMatchObject({ user_id: alice.id, post_id: id, emoji_name: '+1', channel_id: privateId, delete_at: 0 });
+    const removed = await expectAudience(
+      () => alice.api.delete(`/api/v4/users/me/posts/${id}/reactions/+1`).expect(200),
+      (f) => f.event === 'reaction_removed' && reactionOf(f).post_id === id,
+      ['admin', 'alice'],
+    );
+    expect(reactionOf(removed.get('alice') as Frame)).toMatchObject({ user_id: alice.id, emoji_name: '+1', delete_at: expect.any(Number) });
+    expect(reactionOf(removed.get('alice') as Frame).delete_at).toBeGreaterThan(0);
+  });
+
+  test('reactions in a direct channel: its two members only, not a system admin', async () => {
+    const id = (await dave.api.post('/api/v4/posts', { channel_id: dmId, message: unique('dm') }).expect(201)).body.id;
+    await expectAudience(
+      () => alice.api.post('/api/v4/reactions', { user_id: alice.id, post_id: id, emoji_name: 'heart' }).expect(200),
+      (f) => f.event === 'reaction_added' && reactionOf(f).post_id === id,
+      ['alice', 'dave'],
+    );
+  });
+
+  test('pin, unpin and UpdatePost publish post_edited to the channel: the post as it is now, with its reactions', async () => {
+    const id = (await alice.api.post('/api/v4/posts', { channel_id: privateId, message: unique('pin me') }).expect(201)).body.id;
+    await alice.api.post('/api/v4/reactions', { user_id: alice.id, post_id: id, emoji_name: 'pushpin' }).expect(200);
+    const edited = (f: Frame) => f.event === 'post_edited' && postOf(f).id === id;
+    const pinned = await expectAudience(() => admin.api.post(`/api/v4/posts/${id}/pin`).expect(200), (f) => edited(f) && postOf(f).is_pinned === true, ['admin', 'alice']);
+    expect(postOf(pinned.get('alice') as Frame)).toMatchObject({ has_reactions: true, metadata: { reactions: [expect.objectContaining({ emoji_name: 'pushpin' })] } });
+    await expectAudience(() => alice.api.post(`/api/v4/posts/${id}/unpin`).expect(200), (f) => edited(f) && postOf(f).is_pinned === false, ['admin', 'alice']);
+    const m = unique('updated');
+    await expectAudience(() => alice.api.put(`/api/v4/posts/${id}`, { id, message: m }).expect(200), (f) => edited(f) && postOf(f).message === m, ['admin', 'alice']);
+  });
+});
+
 describe('channels and teams', () => {
   test('typing in a private channel: its other members, never the typer', async () => {
     const typing = (f: Frame) => f.event === 'typing' && f.data?.user_id === alice.id && f.broadcast?.channel_id === privateId;

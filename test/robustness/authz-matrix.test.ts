@@ -208,6 +208,52 @@ const rows: Record<string, Row[]> = {
     { name: 'town square', call: () => ({ params: { channel_id: world.townSquareId } }), member: 'ok' },
     { name: 'a private channel they are not in', call: () => ({ params: { channel_id: privateId } }), member: 403 },
   ],
+  UpdatePost: [
+    {
+      name: 'their own post',
+      call: async (who) => {
+        const id = await ownPost(who);
+        return { params: { post_id: id }, body: { id, message: 'updated' } };
+      },
+      member: 'ok',
+    },
+    { name: "the admin's post", call: () => ({ params: { post_id: adminPostId }, body: { id: adminPostId, message: 'admin post' } }), member: 403 },
+  ],
+  PinPost: [
+    { name: 'a public post', call: () => ({ params: { post_id: adminPostId } }), member: 'ok' },
+    { name: 'a post in a private channel they are not in', call: () => ({ params: { post_id: privatePostId } }), member: 403 },
+  ],
+  UnpinPost: [
+    { name: 'a public post', call: () => ({ params: { post_id: adminPostId } }), member: 'ok' },
+    { name: 'a post in a private channel they are not in', call: () => ({ params: { post_id: privatePostId } }), member: 403 },
+  ],
+  GetPinnedPosts: [
+    { name: 'of town square', call: () => ({ params: { channel_id: world.townSquareId } }), member: 'ok' },
+    { name: 'of a private channel they are not in', call: () => ({ params: { channel_id: privateId } }), member: 403 },
+  ],
+  GetPostsByIds: [
+    { name: 'a public post', call: () => ({ body: [adminPostId] }), member: 'ok' },
+    { name: 'a post in a private channel they are not in (left out of the answer)', call: () => ({ body: [adminPostId, privatePostId] }), member: 'ok' },
+  ],
+  SaveReaction: [
+    { name: 'their own, to a public post', call: (who) => ({ body: { user_id: me(who).id, post_id: adminPostId, emoji_name: 'smile' } }), member: 'ok' },
+    { name: 'to a post in a private channel they are not in', call: (who) => ({ body: { user_id: me(who).id, post_id: privatePostId, emoji_name: 'smile' } }), member: 403 },
+    // Nobody reacts in someone else's name, system admins included.
+    { name: "in another user's name", call: () => ({ body: { user_id: outsider.id, post_id: adminPostId, emoji_name: 'smile' } }), member: 403, errorId: 'api.reaction.save_reaction.user_id.app_error', adminOk: false },
+  ],
+  DeleteReaction: [
+    { name: 'their own', call: () => ({ params: { user_id: 'me', post_id: adminPostId, emoji_name: 'smile' } }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: outsider.id, post_id: adminPostId, emoji_name: 'smile' } }), member: 403 },
+    { name: 'on a post in a private channel they are not in', call: () => ({ params: { user_id: 'me', post_id: privatePostId, emoji_name: 'smile' } }), member: 403 },
+  ],
+  GetReactions: [
+    { name: 'of a public post', call: () => ({ params: { post_id: adminPostId } }), member: 'ok' },
+    { name: 'of a post in a private channel they are not in', call: () => ({ params: { post_id: privatePostId } }), member: 403 },
+  ],
+  GetBulkReactions: [
+    { name: 'of a public post', call: () => ({ body: [adminPostId] }), member: 'ok' },
+    { name: 'of a public post and one in a private channel they are not in', call: () => ({ body: [adminPostId, privatePostId] }), member: 403 },
+  ],
   CreateIncomingWebhook: [{ name: 'in a team they are not admin of', call: () => ({ body: { channel_id: world.townSquareId, display_name: 'x' } }), member: 403 }],
   GetIncomingWebhooks: [
     { name: 'with no team_id (every team)', call: () => ({}), member: 403 },

@@ -2,7 +2,7 @@ import { migrate, rollbackAll } from '../../src/store/db';
 import { migrationConfig } from '../../src/store/migrations';
 import { channelWithMembers, makeChannel, makePost, makeTeam, makeUser, makeWebhook, writePosts, forEachDatabase } from './fixtures';
 
-const TABLES = ['users', 'sessions', 'user_access_tokens', 'teams', 'team_members', 'channels', 'channel_members', 'posts', 'incoming_webhooks', 'configurations'];
+const TABLES = ['users', 'sessions', 'user_access_tokens', 'teams', 'team_members', 'channels', 'channel_members', 'posts', 'incoming_webhooks', 'configurations', 'reactions'];
 
 forEachDatabase((h) => {
   async function existing(): Promise<string[]> {
@@ -12,7 +12,7 @@ forEachDatabase((h) => {
   }
 
   /** One row in every table, through the stores, the way the app writes them. */
-  async function insertRealRows(opts: { sessions?: boolean } = {}): Promise<{ postId: string; hookId: string }> {
+  async function insertRealRows(opts: { sessions?: boolean; reactions?: boolean } = {}): Promise<{ postId: string; hookId: string }> {
     const { stores } = h;
     const user = makeUser();
     await stores.users.insert(user);
@@ -26,6 +26,7 @@ forEachDatabase((h) => {
     const channel = await channelWithMembers(stores, makeChannel({ team_id: team.id }), [user.id]);
     const post = makePost({ channel_id: channel.id, user_id: user.id, create_at: 10, message: '😀 migrated', props: { from_webhook: 'true' } });
     await writePosts(stores, channel.id, [post], new Map([[user.id, { all: 1, root: 1 }]]));
+    if (opts.reactions !== false) await stores.reactions.save({ post_id: post.id, user_id: user.id, emoji_name: '+1', channel_id: channel.id }, 11);
     const hook = makeWebhook({ channel_id: channel.id, team_id: team.id, user_id: user.id });
     await stores.webhooks.insert(hook);
     await stores.config.seed(JSON.stringify({ ServiceSettings: { SiteURL: 'http://x' } }), 1);
@@ -72,7 +73,7 @@ forEachDatabase((h) => {
     await rollbackAll(h.db);
     await h.db.knex.migrate.up(migrationConfig); // 001 only: a database from before the fix
     const { stores } = h;
-    const old = await insertRealRows({ sessions: false });
+    const old = await insertRealRows({ sessions: false, reactions: false });
     const channelId = (await stores.posts.get(old.postId))!.channel_id;
     const userId = (await stores.posts.get(old.postId))!.user_id;
 

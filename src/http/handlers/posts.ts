@@ -40,3 +40,26 @@ export const GetPostThread = authed<'GetPostThread'>(async ({ path, query, sessi
     ),
   ),
 );
+
+export const UpdatePost = authed<'UpdatePost'>(async ({ path, body, session, app }) => ok(await app.posts.update(path.post_id, body, session)));
+
+export const PinPost = authed<'PinPost'>(async ({ path, session, app }) => {
+  await app.posts.setPinned(path.post_id, true, session);
+  return statusOk();
+});
+
+export const UnpinPost = authed<'UnpinPost'>(async ({ path, session, app }) => {
+  await app.posts.setPinned(path.post_id, false, session);
+  return statusOk();
+});
+
+/** ETag first, as for a channel's pages: an unchanged channel answers 304 without reading its pinned posts. */
+export const GetPinnedPosts = authed<'GetPinnedPosts'>(async ({ path, headers, session, app }) => {
+  const etag = await app.posts.channelEtag(path.channel_id, session, 'pinned');
+  if (headers['if-none-match'] === etag) return notModified(etag);
+  return ok(await app.posts.pinned(path.channel_id, session), { etag });
+});
+
+export const GetPostsByIds = authed<'GetPostsByIds'>(async ({ body, session, app }) =>
+  ok(await app.posts.byIds(body, session), { headers: { 'First-Inaccessible-Post-Time': '0' } }),
+);
