@@ -26,7 +26,8 @@ export type Permission =
   | 'create_post'
   | 'edit_post'
   | 'delete_post'
-  | 'use_channel_mentions';
+  | 'use_channel_mentions'
+  | 'upload_file';
 
 const TEAM_USER: Permission[] = [
   'view_team',
@@ -55,6 +56,7 @@ const CHANNEL_USER: Permission[] = [
   'edit_post',
   'delete_post',
   'use_channel_mentions',
+  'upload_file',
   'manage_public_channel_members',
   'manage_private_channel_members',
 ];

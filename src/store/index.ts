@@ -4,6 +4,7 @@ import { ChannelsStore } from './channels-store';
 import { ConfigStore } from './config-store';
 import type { Database } from './db';
 import { translateDriverError } from './driver-errors';
+import { FilesStore } from './files-store';
 import { PostsStore } from './posts-store';
 import { SessionsStore } from './sessions-store';
 import { StatusStore } from './status-store';
@@ -24,6 +25,7 @@ export interface StoreSet {
   config: ConfigStore;
   systems: SystemsStore;
   status: StatusStore;
+  files: FilesStore;
 }
 
 declare const inTransaction: unique symbol;
@@ -104,6 +106,7 @@ function storeSet(executor: Executor, pool: boolean): StoreSet {
     config: translating(new ConfigStore(executor), pool),
     systems: translating(new SystemsStore(executor), pool),
     status: translating(new StatusStore(executor), pool),
+    files: translating(new FilesStore(executor), pool),
   };
 }
 

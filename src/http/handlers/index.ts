@@ -1,5 +1,6 @@
 import type { HandlerMap } from '../operation';
 import * as channels from './channels';
+import * as files from './files';
 import * as posts from './posts';
 import * as sessions from './sessions';
 import * as status from './status';
@@ -10,4 +11,4 @@ import * as webhooks from './webhooks';
 import * as websocket from './websocket';
 
 /** Every operation of the spec, by operationId. `satisfies` makes a missing or misspelt one a compile error. */
-export const handlers = { ...system, ...users, ...sessions, ...status, ...teams, ...channels, ...posts, ...webhooks, ...websocket } satisfies HandlerMap;
+export const handlers = { ...system, ...users, ...sessions, ...status, ...teams, ...channels, ...posts, ...files, ...webhooks, ...websocket } satisfies HandlerMap;
