@@ -3,10 +3,14 @@
 //   sqlite       ... plus one durable INSERT with better-sqlite3 (WAL, synchronous=FULL, as the server opens it)
 //   mysql-pool   ... plus one autocommit INSERT with mysql2 through a pool of 10 connections (knex's default max)
 //   mysql-naive  ... plus one autocommit INSERT on a single mysql2 connection (no pooling, no batching)
+//   upload       stream the body, as it is, to a new file in the directory given as datasource (the upload ceiling)
 // Usage: PORT=8080 node scripts/bench/bare-server.mjs <mode> [datasource]; GET /ready answers 200 when listening.
 // The posts table comes from the project's own migrations (the bench migrates the database before starting this).
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 
 const [mode, dataSource] = process.argv.slice(2);
 const port = Number(process.env.PORT);
@@ -56,7 +60,7 @@ if (mode === 'sqlite') {
   insert = async (payload) => {
     await db.execute(INSERT, row(payload));
   };
-} else if (mode === 'http') {
+} else if (mode === 'http' || mode === 'upload') {
   insert = async () => {};
 } else {
   throw new Error(`unknown mode ${mode}`);
@@ -67,6 +71,13 @@ http
   .createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/ready') {
       res.end('ready');
+      return;
+    }
+    if (mode === 'upload') {
+      pipeline(req, createWriteStream(join(dataSource, newId()))).then(
+        () => res.end(OK),
+        () => res.destroy(),
+      );
       return;
     }
     const chunks = [];
