@@ -28,7 +28,7 @@ export function uploadRequestLimit(maxFileSize: number): number {
  * `maxBytes` fails the file being read (its stream errors) or the wait for the next part. Leaving the iteration
  * early (an error in the consumer) stops reading: the rest of the body is dropped as after any refused body.
  */
-export function readUploadForm(req: IncomingMessage, maxBytes: number): AsyncIterable<UploadPart> {
+export function readUploadForm(req: IncomingMessage, maxBytes: number): AsyncIterableIterator<UploadPart> {
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (type !== 'multipart/form-data') {
     discardRest(req);

@@ -396,6 +396,17 @@ describe('limits and malformed uploads', () => {
     await world.admin.api.put('/api/v4/config/patch', { FileSettings: { EnableFileAttachments: false } }).expect(200);
     try {
       expectError(await upload(world.member, world.townSquareId, [{ name: 'a.txt', bytes: Buffer.from('a') }]), 403, 'api.file.attachments.disabled.app_error');
+      // The refused form is still read to its end: the connection serves the next request.
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const form = `--xyz\r\nContent-Disposition: form-data; name="channel_id"\r\n\r\n${world.townSquareId}\r\n--xyz\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\n\r\n${'a'.repeat(100_000)}\r\n--xyz--\r\n`;
+        const first = await rawUpload({ 'Content-Type': 'multipart/form-data; boundary=xyz' }, form, agent);
+        expect(first.status).toBe(403);
+        const second = await rawUpload({ 'Content-Type': 'multipart/form-data; boundary=xyz' }, form, agent);
+        expect(second.status).toBe(403);
+      } finally {
+        agent.destroy();
+      }
     } finally {
       await world.admin.api.put('/api/v4/config/patch', { FileSettings: { EnableFileAttachments: true } }).expect(200);
     }
@@ -530,14 +541,15 @@ test('Client4: uploadFile, createPost with file_ids, getFileInfosForPost, and th
 });
 
 /** A raw HTTP request (exact headers, a body that may not match them) and its answer. */
-function rawUpload(headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
+function rawUpload(headers: Record<string, string>, body: string, agent?: http.Agent): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    // A connection of its own: a request that declares more than it sends leaves its connection unusable.
-    const req = http.request(`${server.url}/api/v4/files`, { agent: false, method: 'POST', headers: { Authorization: `Bearer ${world.member.token}`, ...headers } }, (res) => {
+    // A connection of its own unless given: a request that declares more than it sends leaves its connection unusable.
+    const req = http.request(`${server.url}/api/v4/files`, { agent: agent ?? false, method: 'POST', headers: { Authorization: `Bearer ${world.member.token}`, ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
     });
+    req.setTimeout(10000, () => req.destroy(new Error('no answer within 10 s')));
     req.on('error', reject);
     req.end(body);
   });

@@ -5,7 +5,12 @@ import { readUploadForm, uploadRequestLimit } from '../upload-form';
 /** The body is streamed from the request, part by part, straight to storage (see readUploadForm). */
 export const UploadFile = authed<'UploadFile'>(async ({ request, query, session, app }) => {
   const form = readUploadForm(request, uploadRequestLimit(app.deps.config.get().FileSettings.MaxFileSize));
-  return created(await app.files.upload(form, query.channel_id, session));
+  try {
+    return created(await app.files.upload(form, query.channel_id, session));
+  } finally {
+    // Refused before its form was read (uploads switched off): stop reading it and drop the rest.
+    await form.return?.();
+  }
 });
 
 const download = (kind: DerivedKind) => async ({ path, query, session, app }: AuthedInput<'GetFile'>) =>
