@@ -1303,6 +1303,156 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload files
+         * @description Uploads one or more files to a channel, to be attached to a post afterwards (CreatePost's `file_ids`). The body
+         *     is `multipart/form-data`: a `channel_id` field (or the `channel_id` query parameter), optionally one `client_ids`
+         *     field per file, then the file parts (any field name; browsers and Client4 use `files`). The fields must come
+         *     before the files, as Mattermost's apps send them. At most 10 files per request, each at most
+         *     FileSettings.MaxFileSize bytes (default 100 MB; 413 `api.file.upload_file.too_large_detailed.app_error` past it).
+         *     The body is streamed to storage, never held in memory, and is not subject to
+         *     ServiceSettings.MaximumPayloadSizeBytes. An upload that fails for any reason stores nothing: no file, no record.
+         *
+         *     Images (JPEG, PNG, GIF, WebP, TIFF) get a thumbnail (120 wide if wider than high, else 100 high) and a preview
+         *     (at most 1920 wide), made during the upload, and their width, height and a 16×16 mini preview in the FileInfo.
+         *     An image of more than 33177600 pixels (7680×4320) is refused (400
+         *     `api.file.upload_file.large_image_detailed.app_error`).
+         *
+         *     Permissions: upload_file in the channel (members who may post there)
+         */
+        post: operations["UploadFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/files/{file_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a file
+         * @description The file's bytes, with its media type (types a browser would run as a page or script are sent as
+         *     `text/plain`), `Content-Disposition` and `Cache-Control: private, max-age=86400`. A single byte range
+         *     (`Range: bytes=a-b`) is answered 206. A file of a deleted post is 404 (`app.file_info.get.app_error`).
+         *
+         *     Permissions: the uploader, or read_channel on the channel the file was uploaded to (403 otherwise)
+         */
+        get: operations["GetFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/files/{file_id}/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a file's metadata
+         * @description The FileInfo of a file (name, size, media type, image dimensions, the post it is attached to), with
+         *     `Cache-Control: max-age=2592000, private`. A file of a deleted post is 404 (`app.file_info.get.app_error`).
+         *
+         *     Permissions: the uploader, or read_channel on the channel the file was uploaded to (403 otherwise)
+         */
+        get: operations["GetFileInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/files/{file_id}/thumbnail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a file's thumbnail
+         * @description The thumbnail of an image: 120 pixels wide if the image is wider than high, else 100 pixels high (JPEG, or
+         *     PNG for a PNG image). A file that is not an image has none: 400
+         *     `api.file.get_file_thumbnail.no_thumbnail.app_error`, as in Mattermost.
+         *
+         *     Permissions: the uploader, or read_channel on the channel the file was uploaded to (403 otherwise)
+         */
+        get: operations["GetFileThumbnail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/files/{file_id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a file's preview
+         * @description The preview of an image: the image itself up to 1920 pixels wide, scaled down to that width when wider (JPEG,
+         *     or PNG for a PNG image). A file that is not an image has none: 400
+         *     `api.file.get_file_preview.no_preview.app_error`, as in Mattermost.
+         *
+         *     Permissions: the uploader, or read_channel on the channel the file was uploaded to (403 otherwise)
+         */
+        get: operations["GetFilePreview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/posts/{post_id}/files/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the files of a post
+         * @description The FileInfos of the files attached to a post, in the post's file_ids order (Client4's getFileInfosForPost).
+         *
+         *     Permissions: read_channel on the post's channel
+         */
+        get: operations["GetFileInfosForPost"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/hooks/incoming": {
         parameters: {
             query?: never;
@@ -1714,6 +1864,23 @@ export interface components {
                 /** @description Requests a webhook may make at once beyond WebhookPerSec (default 100). */
                 WebhookMaxBurst?: number;
             };
+            /** @description File uploads and where they are stored. DriverName and Directory are read at start-up and are per process (several processes must share one directory, e.g. a network file system, to serve each other's files); MaxFileSize and EnableFileAttachments apply to the next request. */
+            FileSettings?: {
+                /** @description Whether files may be uploaded and attached (default true); off, uploads are refused with 403 `api.file.attachments.disabled.app_error`. Files already stored stay readable. */
+                EnableFileAttachments?: boolean;
+                /**
+                 * @description Where files are stored: `local`, a directory of this machine (the only driver so far; Mattermost's `amazons3` is not implemented, and any other value stops the server at start-up).
+                 * @enum {string}
+                 */
+                DriverName?: "local";
+                /** @description The directory files are stored in (default `./data/files`), created when missing. */
+                Directory?: string;
+                /**
+                 * Format: int64
+                 * @description Largest file accepted, in bytes (default 104857600, 100 MB, as Mattermost); a larger upload is refused with 413 `api.file.upload_file.too_large_detailed.app_error` and nothing of it is kept.
+                 */
+                MaxFileSize?: number;
+            };
             /** @description Running several processes on one MySQL/MariaDB database; read at start-up. */
             ClusterSettings?: {
                 /** @description Share real-time events and rate limits between processes through Redis (default false). */
@@ -1721,6 +1888,58 @@ export interface components {
                 /** @description The Redis server, e.g. `redis://127.0.0.1:6379` (required when Enable is true). */
                 RedisURL?: string;
             };
+        };
+        /** @description What the server knows of an uploaded file (Mattermost's FileInfo). Where the bytes are stored is never part of it. */
+        FileInfo: {
+            /** @description Unique 26-character id of the file. */
+            id: string;
+            /** @description Id of the user who uploaded it. */
+            user_id: string;
+            /** @description Id of the post it is attached to; absent until a post attaches it (CreatePost's file_ids). */
+            post_id?: string;
+            /** @description Id of the channel it was uploaded to; only members of that channel (and the uploader) may read it. */
+            channel_id: string;
+            /**
+             * Format: int64
+             * @description Upload time, epoch milliseconds.
+             */
+            create_at: number;
+            /**
+             * Format: int64
+             * @description Time of the last change (attached to a post, deleted), epoch milliseconds.
+             */
+            update_at: number;
+            /**
+             * Format: int64
+             * @description Deletion time (its post was deleted), epoch milliseconds; 0 unless deleted.
+             */
+            delete_at: number;
+            /** @description The file name as uploaded (without any directory), at most 255 characters. */
+            name: string;
+            /** @description The name's extension, lower-case, without the dot; empty when it has none. */
+            extension: string;
+            /**
+             * Format: int64
+             * @description Size in bytes.
+             */
+            size: number;
+            /** @description Media type, from the extension (or the content, for an image without a known extension). */
+            mime_type: string;
+            /** @description Width in pixels, upright (after EXIF orientation); images only. */
+            width?: number;
+            /** @description Height in pixels, upright (after EXIF orientation); images only. */
+            height?: number;
+            /** @description Whether the file is an image the server made a thumbnail and a preview of (false for other files, SVG and animated GIFs). */
+            has_preview_image: boolean;
+            /** @description Images only, a 16×16 JPEG of the image, base64-encoded (null otherwise), for a placeholder while it loads. */
+            mini_preview?: string | null;
+        };
+        /** @description The files of one upload, in the order they were sent. */
+        FileUploadResponse: {
+            /** @description One FileInfo per uploaded file. */
+            file_infos: components["schemas"]["FileInfo"][];
+            /** @description The client_ids sent with the files, in the same order; empty when none were sent. */
+            client_ids: string[];
         };
         /** @description An incoming webhook. Its `id` is the secret key of the URL `/hooks/{id}`; anyone holding it can post as the hook's creator. */
         IncomingWebhook: {
@@ -1885,6 +2104,8 @@ export interface components {
             priority?: components["schemas"]["PostPriority"];
             /** @description The post's reactions, oldest first; present only when it has some (then the post's `has_reactions` is true). */
             reactions?: components["schemas"]["Reaction"][];
+            /** @description The FileInfos of the post's files (its file_ids, in that order); absent when the post has none. Deleted files (those of a deleted post) are left out. */
+            files?: components["schemas"]["FileInfo"][];
         };
         /** @description Message priority of a post. */
         PostPriority: {
@@ -2278,6 +2499,16 @@ export interface components {
                 set_online: boolean;
                 /** @description The channel's team; empty for direct channels. */
                 team_id: string;
+                /**
+                 * @description "true" when the post has files attached (absent otherwise).
+                 * @enum {string}
+                 */
+                otherFile?: "true";
+                /**
+                 * @description "true" when one of the post's files is an image (absent otherwise).
+                 * @enum {string}
+                 */
+                image?: "true";
                 /** @description Only when the recipient is mentioned, a JSON string of an array holding the recipient's own user id. */
                 mentions?: string;
             };
@@ -2849,6 +3080,8 @@ export interface components {
         CollapsedThreads: boolean;
         /** @description With collapsed threads, also return extended thread information (participants). Client4 always sends this parameter. */
         CollapsedThreadsExtended: boolean;
+        /** @description The file id (26 lower-case letters and digits). */
+        FileIdPath: string;
         /** @description The incoming webhook id (26 lower-case letters and digits). It is also the secret key of the hook URL. */
         HookIdPath: string;
         /** @description The secret key of the incoming webhook (its id). Only ASCII letters and digits match the route, as in Mattermost; a key that matches but belongs to no active hook gets 404. */
@@ -4746,7 +4979,7 @@ export interface operations {
                     message: string;
                     /** @description Id of the root post to reply to; empty or absent for a new root post. */
                     root_id?: string;
-                    /** @description Ids of previously uploaded files to attach. */
+                    /** @description Ids of files to attach (at most 10), uploaded with UploadFile by the poster to this channel and not attached to a post yet; otherwise the post is refused (400) and nothing is written. Needs upload_file. The post's metadata.files then lists their FileInfos. */
                     file_ids?: string[];
                     /** @description Free-form properties stored on the post. */
                     props?: {
@@ -5348,6 +5581,276 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    UploadFile: {
+        parameters: {
+            query?: {
+                /** @description The channel to upload to, instead of the `channel_id` form field (both must agree when both are given). */
+                channel_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "channel_id": "4x9dgbfcwtf7zmhrkjoagiqp3e",
+                 *       "client_ids": [
+                 *         "6c2f6b0a-local-1"
+                 *       ]
+                 *     }
+                 */
+                "multipart/form-data": {
+                    /** @description Id of the channel the files are for; must come before the first file. */
+                    channel_id?: string;
+                    /** @description Optional client-chosen ids, one per file in the same order (or none), returned in client_ids. */
+                    client_ids?: string[];
+                    /** @description The files, each with its file name in its part's Content-Disposition. */
+                    files?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The uploaded files. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileUploadResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetFile: {
+        parameters: {
+            query?: {
+                /** @description `1` or `true` (any of Go's true spellings) to have the file saved rather than shown (`Content-Disposition: attachment`). */
+                download?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The file id (26 lower-case letters and digits). */
+                file_id: components["parameters"]["FileIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    /** @description `inline` for images, audio and video a browser shows safely, `attachment` for everything else and with `download`; with the file name (`filename` and `filename*`). */
+                    "Content-Disposition"?: string;
+                    /** @description The file's update_at. */
+                    "Last-Modified"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description The requested byte range (a single `Range: bytes=a-b`), with Content-Range. */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Not modified since `If-Modified-Since`. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetFileInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file id (26 lower-case letters and digits). */
+                file_id: components["parameters"]["FileIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's metadata. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetFileThumbnail: {
+        parameters: {
+            query?: {
+                /** @description `1` or `true` (any of Go's true spellings) to have the file saved rather than shown (`Content-Disposition: attachment`). */
+                download?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The file id (26 lower-case letters and digits). */
+                file_id: components["parameters"]["FileIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The thumbnail. */
+            200: {
+                headers: {
+                    /** @description `inline` for images, audio and video a browser shows safely, `attachment` for everything else and with `download`; with the file name (`filename` and `filename*`). */
+                    "Content-Disposition"?: string;
+                    /** @description The file's update_at. */
+                    "Last-Modified"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description The requested byte range (a single `Range: bytes=a-b`), with Content-Range. */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Not modified since `If-Modified-Since`. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetFilePreview: {
+        parameters: {
+            query?: {
+                /** @description `1` or `true` (any of Go's true spellings) to have the file saved rather than shown (`Content-Disposition: attachment`). */
+                download?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The file id (26 lower-case letters and digits). */
+                file_id: components["parameters"]["FileIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preview. */
+            200: {
+                headers: {
+                    /** @description `inline` for images, audio and video a browser shows safely, `attachment` for everything else and with `download`; with the file name (`filename` and `filename*`). */
+                    "Content-Disposition"?: string;
+                    /** @description The file's update_at. */
+                    "Last-Modified"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description The requested byte range (a single `Range: bytes=a-b`), with Content-Range. */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Not modified since `If-Modified-Since`. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetFileInfosForPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post id (26 lower-case letters and digits). */
+                post_id: components["parameters"]["PostIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The post's files; empty when it has none. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileInfo"][];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

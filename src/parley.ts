@@ -9,6 +9,7 @@ import type { Spec } from './http/route-table';
 import { frameValidator } from './http/validation';
 import { attachWebSocket } from './http/websocket';
 import { LocalBus } from './infra/local-bus';
+import { LocalFileStorage } from './infra/local-file-storage';
 import { RedisBus } from './infra/redis-bus';
 import { RateLimits } from './http/rate-limits';
 import { connectRedis } from './infra/redis';
@@ -87,7 +88,9 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
     },
   });
   const bus = redis && subscriber ? new RedisBus(hub, redis, subscriber, background) : new LocalBus(hub);
-  app = createApp(stores, config, { events: bus, onBackgroundError: background });
+  // FileSettings.DriverName is validated to be 'local': the one driver there is (README, "Files").
+  const files = new LocalFileStorage(settings.FileSettings.Directory);
+  app = createApp(stores, config, { events: bus, onBackgroundError: background, files });
   const rateStore = (prefix: string) =>
     redis
       ? new RedisRateStore(redis, `parley:rl:${prefix}:`, (err) => logger.warn({ err }, 'rate limit store unavailable: requests are allowed until it returns'))

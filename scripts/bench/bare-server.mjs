@@ -6,10 +6,14 @@
 //   sqlite-read  GET /api/v4/channels/{id}/posts?per_page=N: the least a channel history read must do, with
 //                better-sqlite3 prepared statements on the server's own database: the session (token digest → user),
 //                the caller's membership of the channel, one index range scan for the page, rows to Posts, JSON
+//   upload       stream the body, as it is, to a new file in the directory given as datasource (the upload ceiling)
 // Usage: PORT=8080 node scripts/bench/bare-server.mjs <mode> [datasource]; GET /ready answers 200 when listening.
 // The posts table comes from the project's own migrations (the bench migrates the database before starting this).
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 
 const [mode, dataSource] = process.argv.slice(2);
 const port = Number(process.env.PORT);
@@ -61,7 +65,7 @@ if (mode === 'sqlite') {
   };
 } else if (mode === 'sqlite-read') {
   // Served below, by the request handler (GET).
-} else if (mode === 'http') {
+} else if (mode === 'http' || mode === 'upload') {
   insert = async () => {};
 } else {
   throw new Error(`unknown mode ${mode}`);
@@ -119,6 +123,13 @@ http
     }
     if (readHistory && req.method === 'GET') {
       readHistory(req, res);
+      return;
+    }
+    if (mode === 'upload') {
+      pipeline(req, createWriteStream(join(dataSource, newId()))).then(
+        () => res.end(OK),
+        () => res.destroy(),
+      );
       return;
     }
     const chunks = [];

@@ -1,7 +1,7 @@
 // `npm run bench` (after a build): Parley against bare baselines, on SQLite and MariaDB, in one run on this machine.
 //
 //   node scripts/bench/run.mjs [--quick] [--no-mysql] [--rounds=N] [--duration=S] [--big=N] [--big-mysql=N]
-//                              [--only=webhook,latency,validation,history,coldstart] [--filter=REGEX] [--json=FILE]
+//                              [--only=webhook,latency,validation,history,coldstart,upload] [--filter=REGEX] [--json=FILE]
 //
 // --quick: about 2 minutes (one round, 3 s runs, a 100k-post history channel). Default: about 9 minutes (3 rounds,
 // 5 s runs, 1M posts). --only and --filter run a subset, for working on one figure; a published run runs everything.
@@ -9,7 +9,8 @@
 //
 // Every figure is the median of alternating rounds (the order rotates each round); ratios are taken between medians
 // of the same run. The load generator (autocannon) shares the machine with the servers and the database.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
 import { ROOT, cpuSeconds, fmt, load, loadAtRate, log, median, rssMb, sampleRss, sleep, spawnBare, spawnParley, table } from './lib.mjs';
@@ -33,7 +34,10 @@ const BIG = Number(option('big', quick ? 100_000 : 1_000_000));
 const BIG_MYSQL = Number(option('big-mysql', BIG));
 const CONNECTIONS = 50;
 const HISTORY_CONNECTIONS = 20;
-const ONLY = option('only', 'webhook,latency,validation,history,coldstart').split(',');
+const ONLY = option('only', 'webhook,latency,validation,history,coldstart,upload').split(',');
+/** The upload section: this many concurrent uploads of this many MB each (the robustness suite's memory case). */
+const UPLOADS = 20;
+const UPLOAD_MB = 20;
 const FILTER = new RegExp(option('filter', '.'));
 const runs = (section) => ONLY.includes(section);
 const MYSQL_SERVER = process.env.PARLEY_BENCH_MYSQL ?? 'mysql://parley:parley@127.0.0.1:3306/';
@@ -48,7 +52,7 @@ const PAYLOAD = JSON.stringify({
 const started = Date.now();
 const processes = [];
 const cleanups = [];
-const results = { meta: {}, webhook: {}, halfRate: {}, validation: {}, history: {}, coldStart: {}, rss: {} };
+const results = { meta: {}, webhook: {}, halfRate: {}, validation: {}, history: {}, coldStart: {}, rss: {}, upload: {} };
 let mysqldPid = NaN;
 
 async function api(url, method, path, body, token) {
@@ -80,6 +84,42 @@ async function start(spawnFn) {
   return p;
 }
 
+/**
+ * One multipart upload of `mb` MB to UploadFile (or to the bare upload server), streamed: the client never holds it
+ * whole either. Resolves with the status once the answer is in.
+ */
+function streamUpload(url, { token, channelId, mb, n }) {
+  const head = Buffer.from(
+    `--bench\r\nContent-Disposition: form-data; name="channel_id"\r\n\r\n${channelId}\r\n--bench\r\nContent-Disposition: form-data; name="files"; filename="bench-${n}.bin"\r\n\r\n`,
+  );
+  const tail = Buffer.from('\r\n--bench--\r\n');
+  const size = mb * 1024 * 1024;
+  const block = Buffer.alloc(64 * 1024, n & 0xff);
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, {
+      method: 'POST',
+      agent: false,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=bench', 'content-length': String(head.length + size + tail.length) },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode));
+    });
+    req.on('error', reject);
+    let sent = 0;
+    const pump = () => {
+      while (sent < size) {
+        const piece = block.subarray(0, Math.min(block.length, size - sent));
+        sent += piece.length;
+        if (!req.write(piece)) return void req.once('drain', pump);
+      }
+      req.end(tail);
+    };
+    req.write(head);
+    pump();
+  });
+}
+
 async function cleanup() {
   for (const p of processes.splice(0)) await p.stop().catch(() => {});
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => {});
@@ -96,7 +136,7 @@ async function measured(t, opts) {
 }
 
 /** Runs each target once per round, rotating the order every round; returns the per-target lists of results. */
-async function rounds(allTargets, runOne) {
+async function rounds(allTargets, runOne, unit = 'req/s') {
   const targets = allTargets.filter((t) => FILTER.test(t.key));
   const out = new Map(targets.map((t) => [t.key, []]));
   for (let r = 0; r < ROUNDS; r++) {
@@ -106,7 +146,8 @@ async function rounds(allTargets, runOne) {
       out.get(t.key).push(res);
       const bad = res.non2xx || res.errors ? `, NON-2XX ${res.non2xx}, ERRORS ${res.errors}` : '';
       const cpu = Number.isFinite(res.cpuUs) ? `, server CPU ${res.cpuUs.toFixed(0)} µs/req` : '';
-      log(`  round ${r + 1}/${ROUNDS} ${t.key}: ${fmt.int(res.rps)} req/s, p50 ${fmt.ms(res.p50)} ms, p99 ${fmt.ms(res.p99)} ms${cpu}${bad}`);
+      const latency = Number.isFinite(res.p50) ? `, p50 ${fmt.ms(res.p50)} ms, p99 ${fmt.ms(res.p99)} ms` : '';
+      log(`  round ${r + 1}/${ROUNDS} ${t.key}: ${fmt.int(res.rps)} ${unit}${latency}${cpu}${bad}`);
     }
   }
   return out;
@@ -337,10 +378,56 @@ async function main() {
     }
   }
 
+  // ---- 6. file uploads: throughput and memory -----------------------------------------------------------------
+  async function uploadSection() {
+    log(`6. UploadFile: ${UPLOADS} concurrent ${UPLOAD_MB} MB uploads (multipart, streamed to the local directory), RSS sampled every 20 ms`);
+    const targets = [];
+    const bareDir = join(dir, 'bare-files');
+    mkdirSync(bareDir, { recursive: true });
+    const bareUpload = await start(() => spawnBare('bare-upload', 'upload', bareDir));
+    targets.push({ key: 'bare-upload', url: `${bareUpload.url}/`, proc: bareUpload, dir: bareDir, token: '', channelId: 'x' });
+    for (const [key, db] of Object.entries(dbs)) {
+      const filesDir = join(dir, `files-${key}`);
+      // A process of its own, storing in the bench's temporary directory, on the database the world is in.
+      const proc = await start(() => spawnParley(`parley-${key}-upload`, { ...db, extraEnv: { MM_FILESETTINGS_DIRECTORY: filesDir } }));
+      targets.push({ key: `parley-${key}`, url: `${proc.url}/api/v4/files`, proc, dir: filesDir, token: worlds[key].token, channelId: worlds[key].townId });
+    }
+    const out = await rounds(targets, async (t, round) => {
+      if (round === 0) for (let i = 0; i < 3; i++) await streamUpload(t.url, { ...t, mb: 1, n: i });
+      const baseline = rssMb(t.proc.pid);
+      const sampler = sampleRss(t.proc.pid, 20);
+      const cpu0 = cpuSeconds(t.proc.pid);
+      const t0 = performance.now();
+      const statuses = await Promise.all(Array.from({ length: UPLOADS }, (_, n) => streamUpload(t.url, { ...t, mb: UPLOAD_MB, n })));
+      const seconds = (performance.now() - t0) / 1000;
+      // Server CPU per MB stored: steadier than throughput on a machine shared with other work.
+      const cpuMsPerMb = ((cpuSeconds(t.proc.pid) - cpu0) * 1000) / (UPLOADS * UPLOAD_MB);
+      const { peak } = sampler.stop();
+      // What was stored is dropped between runs: the disk holds one run at a time.
+      rmSync(t.dir, { recursive: true, force: true });
+      mkdirSync(t.dir, { recursive: true });
+      const bad = statuses.filter((s) => s !== (t.key === 'bare-upload' ? 200 : 201)).length;
+      return { rps: (UPLOADS * UPLOAD_MB) / seconds, seconds, cpuMsPerMb, baseline, peak, non2xx: bad, errors: 0, p50: NaN, p99: NaN };
+    }, 'MB/s');
+    for (const [k, list] of out) {
+      results.upload[k] = {
+        mbPerS: median(list.map((x) => x.rps)),
+        seconds: median(list.map((x) => x.seconds)),
+        cpuMsPerMb: median(list.map((x) => x.cpuMsPerMb)),
+        baselineMb: median(list.map((x) => x.baseline)),
+        peakMb: Math.max(...list.map((x) => x.peak)),
+        growthMb: Math.max(...list.map((x) => x.peak - x.baseline)),
+        failed: list.reduce((a, x) => a + x.non2xx, 0),
+        runs: list.map((x) => Math.round(x.rps)),
+      };
+    }
+  }
+
   if (runs('webhook')) await webhookSection();
   if (runs('validation')) await validationSection();
   if (runs('history')) await historySection();
   if (runs('coldstart')) await coldStartSection();
+  if (runs('upload')) await uploadSection();
   results.meta.loadAfter = os.loadavg()[0];
   results.meta.totalSeconds = (Date.now() - started) / 1000;
 }
@@ -442,8 +529,23 @@ function report() {
     fmt.mb(r.rss[db].webhookPeakMb),
     fmt.mb(r.rss[db].afterHistoryMb),
   ]);
-  out.push('', '### Cold start and memory', '');
-  out.push(table(['database', 'first start, empty DB (ms)', 'start, populated DB (ms, median (runs))', 'idle RSS MB', 'peak RSS, webhook load MB', 'RSS after history load MB'], crows));
+  if (crows.length) {
+    out.push('', '### Cold start and memory', '');
+    out.push(table(['database', 'first start, empty DB (ms)', 'start, populated DB (ms, median (runs))', 'idle RSS MB', 'peak RSS, webhook load MB', 'RSS after history load MB'], crows));
+  }
+  const up = Object.entries(r.upload);
+  if (up.length) {
+    out.push('', `### UploadFile: ${UPLOADS} concurrent ${UPLOAD_MB} MB uploads (${UPLOADS * UPLOAD_MB} MB per run)`, '');
+    out.push(
+      table(
+        ['target', 'MB/s', 's per run', 'server CPU ms/MB', 'RSS before MB', 'peak RSS MB', 'peak growth MB', 'failed', 'runs (MB/s)'],
+        up.map(([k, v]) => [k, fmt.int(v.mbPerS), v.seconds.toFixed(2), v.cpuMsPerMb.toFixed(1), fmt.mb(v.baselineMb), fmt.mb(v.peakMb), fmt.mb(v.growthMb), String(v.failed), v.runs.join(', ')]),
+      ),
+    );
+    const bareUp = r.upload['bare-upload'];
+    const urows = up.filter(([k]) => k !== 'bare-upload' && bareUp).map(([k, v]) => [`${k} / bare-upload`, fmt.ratio(v.mbPerS / bareUp.mbPerS), fmt.ratio(v.cpuMsPerMb / bareUp.cpuMsPerMb)]);
+    if (urows.length) out.push('', table(['ratio', 'throughput', 'server CPU per MB'], urows));
+  }
   return out.join('\n');
 }
 

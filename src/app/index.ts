@@ -3,6 +3,8 @@ import type { Stores } from '../store';
 import { ChannelsService } from './channels';
 import type { Deps } from './deps';
 import { NO_EVENTS, type EventBus } from './events';
+import { NO_FILE_STORAGE, type FileStorage } from './file-storage';
+import { FilesService } from './files';
 import { HookExecution } from './hook-execution';
 import { HooksService } from './hooks';
 import { Passwords } from './passwords';
@@ -33,6 +35,7 @@ export interface App {
   passwords: Passwords;
   realtime: Realtime;
   status: StatusService;
+  files: FilesService;
   /** Starts the periodic clean-ups (expired Idempotency-Key answers); returns the function that stops them. */
   startMaintenance(onError: (err: unknown) => void): () => void;
 }
@@ -44,6 +47,8 @@ export interface AppOptions {
   /** Where real-time events go (default: nowhere). */
   events?: EventBus;
   onBackgroundError?: (err: unknown, what: string) => void;
+  /** Where uploaded files are stored (FileSettings; default: nowhere, uploads answer 501). */
+  files?: FileStorage;
 }
 
 /** The composition root of the app layer. */
@@ -78,6 +83,7 @@ export function createApp(stores: Stores, config: ConfigService, options: AppOpt
     passwords,
     realtime,
     status,
+    files: new FilesService(deps, options.files ?? NO_FILE_STORAGE),
     startMaintenance: (onError) => {
       const timer = setInterval(() => hookExecution.purgeExpiredKeys().catch(onError), MAINTENANCE_INTERVAL_MS);
       timer.unref();

@@ -30,7 +30,8 @@ export type Permission =
   | 'add_reaction'
   | 'remove_reaction'
   // Removing someone else's reaction: system admins only, as in Mattermost's default scheme.
-  | 'remove_others_reactions';
+  | 'remove_others_reactions'
+  | 'upload_file';
 
 const TEAM_USER: Permission[] = [
   'view_team',
@@ -61,6 +62,7 @@ const CHANNEL_USER: Permission[] = [
   'use_channel_mentions',
   'add_reaction',
   'remove_reaction',
+  'upload_file',
   'manage_public_channel_members',
   'manage_private_channel_members',
 ];

@@ -10,6 +10,7 @@ import type { Realtime } from './realtime';
 import type { StatusService } from './status';
 import { newPost } from './records';
 import { withReactions } from './reactions';
+import { attachFiles, filesRefused, normalizeFileIds, withFileMetadata } from './post-files';
 
 const PRIORITY_FIELDS = ['priority', 'requested_ack', 'persistent_notifications'] as const;
 
@@ -40,6 +41,10 @@ export function checkPropsSize(props: Record<string, unknown>): void {
   if (codePointLength(JSON.stringify(props)) > POST_LIMITS.propsRunes) {
     throw AppError.badRequest('model.post.is_valid.props.app_error', `Props must be ${POST_LIMITS.propsRunes} characters or fewer when serialised.`);
   }
+}
+
+function sameIds(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((id) => b.includes(id));
 }
 
 export class PostsService {
@@ -75,9 +80,8 @@ export class PostsService {
       throw AppError.badRequest('api.post.create_post.can_not_post_to_deleted.error', 'Can not post to deleted channel.');
     }
     checkMessageLength(input.message);
-    if (input.file_ids && input.file_ids.length > 0) {
-      throw AppError.badRequest('api.post.create_post.file_ids.app_error', 'File attachments are not supported by this server.');
-    }
+    const fileIds = normalizeFileIds(input.file_ids);
+    if (fileIds.length > 0) await this.authz.requireChannel(session, channel, 'upload_file');
     const props: Record<string, unknown> = { ...(input.props ?? {}) };
     for (const key of SERVER_PROPS) delete props[key];
     checkPropsSize(props);
@@ -92,11 +96,14 @@ export class PostsService {
     }
     const write = async () => {
       const post = newPost(
-        { user_id: session.userId, channel_id: channel.id, message: input.message, root_id: rootId, props, pending_post_id: input.pending_post_id ?? '', metadata },
+        { user_id: session.userId, channel_id: channel.id, message: input.message, root_id: rootId, props, pending_post_id: input.pending_post_id ?? '', metadata, file_ids: fileIds },
         this.deps.now(),
       );
-      const commit: PostCommit = { channel, posts: [post], allowSelfMention: false, markViewed: true };
-      await this.writer.submit(commit);
+      // The files are attached in the post's own transaction, or the post is not written (see attachFiles).
+      const files = fileIds.length > 0 ? attachFiles(post, fileIds, post.create_at) : undefined;
+      const commit: PostCommit = { channel, posts: [post], allowSelfMention: false, markViewed: true, precondition: files?.precondition };
+      if (!(await this.writer.submit(commit))) throw filesRefused();
+      if (files) post.metadata = { ...post.metadata, files: files.infos() };
       // Posting is activity: the author is online (Mattermost's set_online).
       this.status.activity(session.userId, true).catch((err: unknown) => this.deps.onBackgroundError(err, 'status not updated'));
       this.realtime.posted([post], {
@@ -112,7 +119,7 @@ export class PostsService {
     // request's own checks ran first: a retry must still be allowed to post here.
     const alive = async (id: string) => {
       const post = await stores.posts.get(id);
-      return post && post.delete_at === 0 ? post : undefined;
+      return post && post.delete_at === 0 ? (await withFileMetadata(stores, [post]))[0] : undefined;
     };
     return this.pending.once(`${session.userId}:${input.pending_post_id}`, write, alive);
   }
@@ -134,7 +141,7 @@ export class PostsService {
     return withStats;
   }
 
-  /** Posts as served: with their threads' reply counts, and their reactions. */
+  /** Posts as served: with their threads' reply counts, their reactions and their files. */
   private async withReplyStats(posts: Post[]): Promise<Post[]> {
     const roots = posts.filter((p) => p.root_id === '').map((p) => p.id);
     const stats = await this.deps.stores.posts.replyStats(roots);
@@ -142,7 +149,7 @@ export class PostsService {
       const s = stats.get(p.root_id || p.id);
       return s ? { ...p, reply_count: s.count, last_reply_at: s.last } : p;
     });
-    return withReactions(this.deps.stores, out);
+    return withFileMetadata(this.deps.stores, await withReactions(this.deps.stores, out));
   }
 
   /**
@@ -232,8 +239,9 @@ export class PostsService {
       checkPropsSize(props);
       fields.props = props;
     }
-    if (patch.file_ids !== undefined && patch.file_ids.length > 0) {
-      throw AppError.badRequest('api.post.create_post.file_ids.app_error', 'File attachments are not supported by this server.');
+    // A post's files are set when it is created; a patch may repeat them (clients send the post back) but not change them.
+    if (patch.file_ids !== undefined && !sameIds(patch.file_ids, post.file_ids)) {
+      throw AppError.badRequest('api.post.create_post.file_ids.app_error', "Changing a post's files is not supported.");
     }
     await stores.posts.update(post.id, fields);
     const [updated] = await this.withReplyStats([{ ...post, ...fields }]);
@@ -247,6 +255,7 @@ export class PostsService {
     await this.authz.requireChannel(session, channel, post.user_id === session.userId ? 'delete_post' : 'delete_others_posts');
     const deletedAt = await this.changeTime(post);
     await stores.posts.softDelete(post, deletedAt);
+    await stores.files.deleteForThread(post.id, deletedAt);
     this.realtime.postDeleted({ ...post, delete_at: deletedAt, update_at: deletedAt }, session.userId);
   }
 

@@ -34,6 +34,13 @@ class ChannelMembers {
   }
 }
 
+/** Mattermost's `otherFile` and `image` flags of a `posted` event, for a post with files. */
+function fileFlags(post: Post): { otherFile?: 'true'; image?: 'true' } {
+  if (post.file_ids.length === 0) return {};
+  const files = Array.isArray(post.metadata.files) ? post.metadata.files : [];
+  return files.some((f) => f.mime_type.startsWith('image/')) ? { otherFile: 'true', image: 'true' } : { otherFile: 'true' };
+}
+
 export interface PostedInfo {
   channel: Channel;
   /** The name shown for the sender: "@username", or the webhook's override name where overrides are on. */
@@ -96,6 +103,7 @@ export class Realtime {
           sender_name: senderName,
           set_online: info.setOnline,
           team_id: channel.team_id,
+          ...fileFlags(post),
         },
         broadcast: broadcast({ channel_id: channel.id }),
         audience,

@@ -49,6 +49,16 @@ export interface Config {
     WebhookPerSec: number;
     WebhookMaxBurst: number;
   };
+  FileSettings: {
+    /** Off: uploads are refused (403); stored files stay readable. */
+    EnableFileAttachments: boolean;
+    /** Where files are stored: 'local' (a directory) is the only driver; read at start-up. */
+    DriverName: string;
+    /** The local driver's directory; read at start-up. */
+    Directory: string;
+    /** Largest file accepted, in bytes (Mattermost's default: 100 MB). */
+    MaxFileSize: number;
+  };
   ClusterSettings: {
     /** Several processes share real-time events (and rate limits) through Redis. */
     Enable: boolean;
@@ -104,6 +114,12 @@ export function defaultConfig(): Config {
       WebhookPerSec: 10,
       WebhookMaxBurst: 100,
     },
+    FileSettings: {
+      EnableFileAttachments: true,
+      DriverName: 'local',
+      Directory: './data/files',
+      MaxFileSize: 104857600,
+    },
     ClusterSettings: {
       Enable: false,
       RedisURL: '',
@@ -119,6 +135,8 @@ export const PROCESS_LOCAL: ReadonlyArray<[Section, string]> = [
   ['ServiceSettings', 'ListenAddress'],
   ['ClusterSettings', 'Enable'],
   ['ClusterSettings', 'RedisURL'],
+  ['FileSettings', 'DriverName'],
+  ['FileSettings', 'Directory'],
 ];
 
 export const MASK = '********************************';

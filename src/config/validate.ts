@@ -33,6 +33,12 @@ export function configProblem(c: Config): AppError | undefined {
   if (!Number.isInteger(r.MemoryStoreSize) || r.MemoryStoreSize <= 0) return invalid('rate_mem', 'Invalid memory store size for rate limit settings. Must be a positive whole number.');
   if (!(r.WebhookPerSec >= 0)) return invalid('webhook_rate_sec', 'Invalid WebhookPerSec for rate limit settings. Must be 0 (no limit) or a positive number.');
   if (!Number.isInteger(r.WebhookMaxBurst) || r.WebhookMaxBurst < 0) return invalid('webhook_max_burst', 'Invalid WebhookMaxBurst for rate limit settings. Must be a whole number, at least 0.');
+  const f = c.FileSettings;
+  // Only the local driver exists (README, "Files"): an S3 setting copied from a Mattermost config must not be taken
+  // for working storage.
+  if (f.DriverName !== 'local') return invalid('file_driver', `Invalid FileSettings.DriverName "${f.DriverName}": only "local" is supported.`);
+  if (f.Directory.trim() === '') return invalid('directory', 'FileSettings.Directory must not be empty.');
+  if (!Number.isSafeInteger(f.MaxFileSize) || f.MaxFileSize < 1) return invalid('max_file_size', 'Invalid FileSettings.MaxFileSize: a whole number of bytes, at least 1.');
   if (c.ClusterSettings.Enable && !/^rediss?:\/\//.test(c.ClusterSettings.RedisURL)) {
     return invalid('cluster_redis', 'ClusterSettings.RedisURL must be a redis:// or rediss:// URL when ClusterSettings.Enable is on.');
   }

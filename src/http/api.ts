@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app';
 import { AppError, type Session } from '../model';
 import { csrfError, findToken, passesCsrfCheck } from './auth';
-import { parseJsonBody, readBody } from './body';
+import { discardRest, parseJsonBody, readBody } from './body';
+import { writeFile } from './file-response';
 import { handlers } from './handlers';
 import type { Handler, Input, OperationId, Reply } from './operation';
 import { RouteTable, type Route, type Spec } from './route-table';
@@ -94,8 +95,11 @@ export function createApi(app: App, options: ApiOptions): (req: IncomingMessage,
       if (problem) throw problem;
     } else coerceQuery(query, route);
 
+    // A multipart/form-data operation (UploadFile) streams its body itself (input.request): it is not read here, and
+    // ServiceSettings.MaximumPayloadSizeBytes does not apply to it (its handler applies FileSettings.MaxFileSize).
+    const streamed = check.bodyTypes.includes('multipart/form-data');
     let body: unknown;
-    if (!BODILESS.has(method)) {
+    if (!BODILESS.has(method) && !streamed) {
       // Read with the live MaximumPayloadSizeBytes (a PatchConfig applies to the next request), also where the
       // operation takes no body: the limit holds for every request.
       const raw = await readBody(req, app.deps.config.get().ServiceSettings.MaximumPayloadSizeBytes);
@@ -109,7 +113,7 @@ export function createApi(app: App, options: ApiOptions): (req: IncomingMessage,
         body = parseJsonBody(raw);
       }
     }
-    if (body === undefined && check.bodyRequired) throw AppError.badRequest('api.context.invalid_body_param.app_error', 'The request body is missing.');
+    if (body === undefined && check.bodyRequired && !streamed) throw AppError.badRequest('api.context.invalid_body_param.app_error', 'The request body is missing.');
     if (body !== undefined && check.body && options.validateRequests) {
       const problem = check.body(body);
       if (problem) throw problem;
@@ -127,6 +131,10 @@ export function createApi(app: App, options: ApiOptions): (req: IncomingMessage,
     };
     const reply: Reply = await byOperation[route.operationId](input);
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+    if (reply.file) {
+      await writeFile(req, res, reply.file.download, reply.file.forceDownload);
+      return;
+    }
     if (reply.etag) {
       res.setHeader('ETag', reply.etag);
       if (reply.status === 304 || req.headers['if-none-match'] === reply.etag) {
@@ -155,6 +163,8 @@ export function createApi(app: App, options: ApiOptions): (req: IncomingMessage,
     } catch (caught) {
       // A hook key in the path is a secret: it must not reach the log through the error either.
       const err = 'params' in match && match.params.hook_id ? scrubSecret(caught, match.params.hook_id) : caught;
+      // An upload refused before its handler read the body (401, a bad parameter): the rest is dropped, not read.
+      if ('route' in match && !req.complete && req.listenerCount('data') === 0 && match.route.operation.requestBody?.content?.['multipart/form-data']) discardRest(req);
       writeError(res, options.validateResponses && 'route' in match ? undeclared(match.route, err) ?? err : err, requestId, developer());
     }
   };

@@ -14,7 +14,7 @@ export const LINGER_MS = 1000;
  * still sending to read the 413 rather than a connection reset, short enough that an endless upload cannot keep
  * the server reading. A client that finishes sending within that time keeps its keep-alive connection.
  */
-function discardRest(req: IncomingMessage): void {
+export function discardRest(req: IncomingMessage): void {
   req.resume();
   if (req.complete) return;
   const socket = req.socket;

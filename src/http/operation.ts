@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { operations } from '../../generated/api';
 import type { App } from '../app';
+import type { FileDownload } from '../app/files';
 import type { Session } from '../model';
 
 export type OperationId = keyof operations;
@@ -37,6 +38,8 @@ export interface Reply {
   body: unknown;
   etag?: string;
   headers?: Record<string, string | string[]>;
+  /** A stored file to stream as the answer (GetFile and its thumbnail and preview) instead of a JSON body. */
+  file?: { download: FileDownload; forceDownload: boolean };
 }
 
 /**
@@ -51,6 +54,7 @@ export type HandlerMap = { [K in OperationId]: Handler<K> };
 export const ok = (body: unknown, extra: Partial<Reply> = {}): Reply => ({ status: 200, body, ...extra });
 export const created = (body: unknown): Reply => ({ status: 201, body });
 export const statusOk = (): Reply => ({ status: 200, body: { status: 'OK' } });
+export const fileReply = (download: FileDownload, forceDownload: boolean): Reply => ({ status: 200, body: undefined, file: { download, forceDownload } });
 export const notModified = (etag: string): Reply => ({ status: 304, body: undefined, etag });
 
 /** Mattermost's paging: per_page defaults to 60 and larger values are quietly reduced to 200. */

@@ -2,6 +2,7 @@
 // named limits. Imports nothing of the project but generated/ (the bottom layer).
 export * from './app-error';
 export * from './channels';
+export * from './files';
 export * from './limits';
 export * from './posts';
 export * from './props';

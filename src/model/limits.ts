@@ -77,3 +77,21 @@ export const REACTION_LIMITS = {
   /** ServiceSettings.UniqueEmojiReactionLimitPerPost counts as at most this, as in Mattermost. */
   uniqueEmojiPerPostMax: 500,
 } as const;
+
+export const FILE_LIMITS = {
+  /** A file's name, in code points (the column holds 256); a longer name is shortened, keeping its extension. */
+  name: 255,
+  /** The extension column; a longer "extension" is not one (it is stored empty). */
+  extension: 64,
+  mimeType: 256,
+  /** Storage paths are made by the server from ids: far below this. */
+  path: 512,
+  /** Files in one upload request: the files one post can hold (file_ids fit 300 characters: 10 ids). */
+  filesPerUpload: 10,
+  /** File ids on one post (Mattermost: file_ids at most 300 characters as JSON, which is 10 ids). */
+  filesPerPost: 10,
+  /** A form field of an upload (channel_id, client_ids), as Mattermost caps them: 10 KB. */
+  formValueBytes: 10 * 1024,
+  /** Pixels an image may have to be decoded (Mattermost's default MaxImageResolution, 7680×4320). */
+  imagePixels: 33177600,
+} as const;

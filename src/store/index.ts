@@ -4,6 +4,7 @@ import { ChannelsStore } from './channels-store';
 import { ConfigStore } from './config-store';
 import type { Database } from './db';
 import { translateDriverError } from './driver-errors';
+import { FilesStore } from './files-store';
 import { PostsStore } from './posts-store';
 import { ReactionsStore } from './reactions-store';
 import { SessionsStore } from './sessions-store';
@@ -26,6 +27,7 @@ export interface StoreSet {
   config: ConfigStore;
   systems: SystemsStore;
   status: StatusStore;
+  files: FilesStore;
 }
 
 declare const inTransaction: unique symbol;
@@ -107,6 +109,7 @@ function storeSet(executor: Executor, pool: boolean): StoreSet {
     config: translating(new ConfigStore(executor), pool),
     systems: translating(new SystemsStore(executor), pool),
     status: translating(new StatusStore(executor), pool),
+    files: translating(new FilesStore(executor), pool),
   };
 }
 

@@ -44,6 +44,15 @@ const JSON_TYPE = /^application\/(.+\+)?json\s*(;|$)/i;
 const NO_BODY = new Set(['GET', 'HEAD', 'DELETE']);
 const STAMPED = new Set(['x-request-id', 'x-version-id']);
 
+/** Reads a request body to its end and drops it. */
+function drain(req: http.IncomingMessage): Promise<void> {
+  return new Promise((resolve, reject) => {
+    req.on('end', resolve);
+    req.on('error', reject);
+    req.resume();
+  });
+}
+
 /** The first 2xx response code of an operation, as written in the spec. */
 function successCode(operation: Operation): string | undefined {
   return Object.keys(operation.responses ?? {})
@@ -108,6 +117,16 @@ export async function createMockListener(options: Omit<MockOptions, 'listen'> = 
     const code = successCode(c.operation);
     const { status, mock } = api.mockResponseForOperation(operationId, code ? { code: Number(code) } : {});
     for (const [name, value] of Object.entries(code ? mockHeaders(c.operation, code) : {})) res.setHeader(name, value);
+    const content = Object.keys(((code ? c.operation.responses?.[code] : undefined) as { content?: Record<string, unknown> } | undefined)?.content ?? {});
+    if (content.length > 0 && !content.includes('application/json')) {
+      // A file (GetFile and its thumbnail and preview): a few bytes stand for it.
+      const bytes = Buffer.from('mock file');
+      res.statusCode = status;
+      res.setHeader('Content-Type', 'application/octet-stream');
+      res.setHeader('Content-Length', bytes.length);
+      res.end(bytes);
+      return;
+    }
     writeJson(res, status, mock);
   };
   const register: Record<string, typeof mockHandler> = {};
@@ -138,7 +157,12 @@ export async function createMockListener(options: Omit<MockOptions, 'listen'> = 
   const route = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
     let body: unknown;
-    if (!NO_BODY.has(req.method ?? 'GET')) {
+    const multipart = /^multipart\/form-data\s*(;|$)/i.test(req.headers['content-type'] ?? '');
+    if (multipart) {
+      // An upload (UploadFile): the mock keeps nothing, so its bytes are read and dropped, never held.
+      await drain(req);
+      body = {};
+    } else if (!NO_BODY.has(req.method ?? 'GET')) {
       const raw = await readBody(req, settings.MaximumPayloadSizeBytes);
       const contentType = req.headers['content-type'] ?? '';
       if (raw.length > 0 && (contentType === '' || JSON_TYPE.test(contentType))) {

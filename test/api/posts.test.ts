@@ -145,7 +145,7 @@ describe('CreatePost', () => {
     const noMessage = await member.api.post('/api/v4/posts', { channel_id: channelId });
     expect(noMessage.status).toBe(400);
     expect(noMessage.body.status_code).toBe(400);
-    expectError(await member.api.post('/api/v4/posts', { channel_id: channelId, message: 'x', file_ids: ['abc'] }), 400, 'api.post.create_post.file_ids.app_error');
+    expectError(await member.api.post('/api/v4/posts', { channel_id: channelId, message: 'x', file_ids: ['abc'] }), 400, 'model.post.is_valid.file_ids.app_error');
     expectError(await server.http().post('/api/v4/posts', { channel_id: channelId, message: 'x' }), 401, 'api.context.session_expired.app_error');
   });
 });

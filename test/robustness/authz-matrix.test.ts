@@ -7,6 +7,7 @@
 //     shown to come from the permission check rather than from a wrong id in the fixture;
 //   - with the system admin's token: a success everywhere (the same fixture ids are right).
 // The table must name every operation of the spec: a new operation without a row fails the suite.
+import sharp from 'sharp';
 import { loadSpec } from '../../src/spec';
 import { createUser, createWorld, login, startTestServer, type Actor, type TestServer, type World } from '../support/server';
 import { createHook } from '../webhooks/hooks-support';
@@ -39,6 +40,8 @@ let offTopicId: string;
 let adminPostId: string;
 let privatePostId: string;
 let hookId: string;
+let publicFileId: string;
+let privateFileId: string;
 let seq = 0;
 const unique = (p: string) => `${p}${process.pid}m${++seq}`;
 
@@ -52,6 +55,16 @@ beforeAll(async () => {
   adminPostId = (await world.admin.api.post('/api/v4/posts', { channel_id: world.townSquareId, message: 'admin post' }).expect(201)).body.id;
   privatePostId = (await world.admin.api.post('/api/v4/posts', { channel_id: privateId, message: 'private post' }).expect(201)).body.id;
   hookId = (await createHook(world.admin, { channel_id: world.townSquareId, display_name: 'matrix' })).id;
+  // Images, so that their thumbnails and previews exist: every read of them can succeed.
+  const png = await sharp({ create: { width: 8, height: 4, channels: 3, background: '#3366cc' } }).png().toBuffer();
+  const uploadAs = async (channelId: string) => {
+    const form = uploadForm(channelId, png);
+    const res = await send(server.url, { method: 'POST', path: '/api/v4/files', headers: { Authorization: `Bearer ${world.admin.token}`, 'Content-Type': form.contentType }, body: form.body });
+    if (res.status !== 201) throw new Error(`upload: ${res.status} ${res.text}`);
+    return JSON.parse(res.text).file_infos[0].id as string;
+  };
+  publicFileId = await uploadAs(world.townSquareId);
+  privateFileId = await uploadAs(privateId);
 });
 afterAll(() => server.close());
 
@@ -62,6 +75,14 @@ interface Call {
   params?: Record<string, string | Promise<string>>;
   query?: string;
   body?: unknown;
+  /** A body that is not JSON (an upload form). */
+  raw?: { contentType: string; body: Buffer };
+}
+
+/** UploadFile's multipart form: the channel, then one file. */
+function uploadForm(channelId: string, bytes: Buffer = Buffer.from('matrix')): { contentType: string; body: Buffer } {
+  const head = `--m\r\nContent-Disposition: form-data; name="channel_id"\r\n\r\n${channelId}\r\n--m\r\nContent-Disposition: form-data; name="files"; filename="m.png"\r\n\r\n`;
+  return { contentType: 'multipart/form-data; boundary=m', body: Buffer.concat([Buffer.from(head), bytes, Buffer.from('\r\n--m--\r\n')]) };
 }
 
 interface Row {
@@ -294,6 +315,30 @@ const rows: Record<string, Row[]> = {
   ],
   // Without an upgrade there is no socket: 400 for everyone (the protocol has its own suites in test/realtime).
   ConnectWebSocket: [{ name: 'a GET without an upgrade', call: () => ({}), member: 400, errorId: 'api.web_socket.connect.upgrade.app_error', adminOk: false }],
+  UploadFile: [
+    { name: 'to town square', call: () => ({ raw: uploadForm(world.townSquareId) }), member: 'ok' },
+    { name: 'to a private channel they are not in', call: () => ({ raw: uploadForm(privateId) }), member: 403 },
+  ],
+  GetFile: [
+    { name: 'a file of town square', call: () => ({ params: { file_id: publicFileId } }), member: 'ok' },
+    { name: 'a file of a private channel they are not in', call: () => ({ params: { file_id: privateFileId } }), member: 403 },
+  ],
+  GetFileInfo: [
+    { name: 'a file of town square', call: () => ({ params: { file_id: publicFileId } }), member: 'ok' },
+    { name: 'a file of a private channel they are not in', call: () => ({ params: { file_id: privateFileId } }), member: 403 },
+  ],
+  GetFileThumbnail: [
+    { name: 'an image of town square', call: () => ({ params: { file_id: publicFileId } }), member: 'ok' },
+    { name: 'an image of a private channel they are not in', call: () => ({ params: { file_id: privateFileId } }), member: 403 },
+  ],
+  GetFilePreview: [
+    { name: 'an image of town square', call: () => ({ params: { file_id: publicFileId } }), member: 'ok' },
+    { name: 'an image of a private channel they are not in', call: () => ({ params: { file_id: privateFileId } }), member: 403 },
+  ],
+  GetFileInfosForPost: [
+    { name: 'a public post', call: () => ({ params: { post_id: adminPostId } }), member: 'ok' },
+    { name: 'a post in a private channel they are not in', call: () => ({ params: { post_id: privatePostId } }), member: 403 },
+  ],
   DeleteUser: [{ name: 'another user', call: async () => ({ params: { user_id: (await freshUser()).id } }), member: 403, errorId: 'api.user.update_active.permissions.app_error' }],
 };
 
@@ -344,6 +389,10 @@ async function invoke(op: Operation, c: Call, token: string | null): Promise<Raw
   });
   const headers: Record<string, string> = {};
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (c.raw) {
+    headers['Content-Type'] = c.raw.contentType;
+    return send(server.url, { method: op.method, path: path + (c.query ?? ''), headers, body: c.raw.body });
+  }
   if (c.body !== undefined) headers['Content-Type'] = 'application/json';
   return send(server.url, { method: op.method, path: path + (c.query ?? ''), headers, body: c.body === undefined ? undefined : JSON.stringify(c.body) });
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { startParley, type Parley } from '../../src/parley';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -8,6 +11,8 @@ export interface TestServer {
   parley: Parley;
   url: string;
   db: TestDatabase;
+  /** FileSettings.Directory: a fresh temporary directory per server (unless the test sets its own), removed on close. */
+  filesDir: string;
   /** A supertest agent on the real HTTP server; with a token, every request carries it. */
   http(token?: string): ApiClient;
   close(): Promise<void>;
@@ -25,8 +30,10 @@ export interface ApiClient {
 /** Starts a real Parley on 127.0.0.1 with a fresh database (SQLite, or MariaDB when PARLEY_TEST_DATABASE is set). */
 export async function startTestServer(env: Record<string, string> = {}, existing?: TestDatabase): Promise<TestServer> {
   const db = existing ?? (await createTestDatabase());
+  const ownFiles = env.MM_FILESETTINGS_DIRECTORY === undefined;
+  const filesDir = env.MM_FILESETTINGS_DIRECTORY ?? mkdtempSync(join(tmpdir(), 'parley-files-'));
   const parley = await startParley({
-    env: { MM_SQLSETTINGS_DRIVERNAME: db.driver, MM_SQLSETTINGS_DATASOURCE: db.dataSource, ...env },
+    env: { MM_SQLSETTINGS_DRIVERNAME: db.driver, MM_SQLSETTINGS_DATASOURCE: db.dataSource, MM_FILESETTINGS_DIRECTORY: filesDir, ...env },
     listen: '127.0.0.1:0',
     validateResponses: true,
   });
@@ -48,10 +55,12 @@ export async function startTestServer(env: Record<string, string> = {}, existing
     parley,
     url: parley.url,
     db,
+    filesDir,
     http: client,
     close: async () => {
       await parley.close();
       if (!existing) await db.drop();
+      if (ownFiles) rmSync(filesDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { HandlerMap } from '../operation';
 import * as channels from './channels';
+import * as files from './files';
 import * as posts from './posts';
 import * as reactions from './reactions';
 import * as sessions from './sessions';
@@ -11,4 +12,4 @@ import * as webhooks from './webhooks';
 import * as websocket from './websocket';
 
 /** Every operation of the spec, by operationId. `satisfies` makes a missing or misspelt one a compile error. */
-export const handlers = { ...system, ...users, ...sessions, ...status, ...teams, ...channels, ...posts, ...reactions, ...webhooks, ...websocket } satisfies HandlerMap;
+export const handlers = { ...system, ...users, ...sessions, ...status, ...teams, ...channels, ...posts, ...reactions, ...files, ...webhooks, ...websocket } satisfies HandlerMap;

@@ -5,6 +5,7 @@ import * as sessionDetails from './003-session-details';
 import * as abuseResistance from './004-abuse-resistance';
 import * as status from './005-status';
 import * as reactions from './006-reactions';
+import * as fileInfo from './007-file-info';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -19,6 +20,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['004-abuse-resistance', abuseResistance],
   ['005-status', status],
   ['006-reactions', reactions],
+  ['007-file-info', fileInfo],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -1,0 +1,78 @@
+import type { FileRecord } from '../model';
+import { Executor, Row, bool, num, str } from './rows';
+
+const TABLE = 'file_info';
+
+function mapFile(r: Row): FileRecord {
+  return {
+    id: str(r.id),
+    user_id: str(r.user_id),
+    channel_id: str(r.channel_id),
+    post_id: str(r.post_id),
+    create_at: num(r.create_at),
+    update_at: num(r.update_at),
+    delete_at: num(r.delete_at),
+    path: str(r.path),
+    thumbnail_path: str(r.thumbnail_path),
+    preview_path: str(r.preview_path),
+    name: str(r.name),
+    extension: str(r.extension),
+    size: num(r.size),
+    mime_type: str(r.mime_type),
+    width: num(r.width),
+    height: num(r.height),
+    has_preview_image: bool(r.has_preview_image),
+    mini_preview: r.mini_preview === null || r.mini_preview === undefined ? null : str(r.mini_preview),
+  };
+}
+
+function toRow(f: FileRecord): Row {
+  return { ...f };
+}
+
+/** Uploaded files' records (FileInfo). */
+export class FilesStore {
+  constructor(private readonly db: Executor) {}
+
+  async insertMany(files: FileRecord[]): Promise<void> {
+    if (files.length > 0) await this.db(TABLE).insert(files.map(toRow));
+  }
+
+  async get(id: string): Promise<FileRecord | undefined> {
+    const r = await this.db(TABLE).where({ id }).first();
+    return r ? mapFile(r) : undefined;
+  }
+
+  /** The live files attached to these posts, in no particular order. */
+  async forPosts(postIds: string[]): Promise<FileRecord[]> {
+    if (postIds.length === 0) return [];
+    return (await this.db(TABLE).whereIn('post_id', [...new Set(postIds)]).where('delete_at', 0)).map(mapFile);
+  }
+
+  /**
+   * Attaches files to a post, as Mattermost's AttachToPost does but for all of them or none: each must be live,
+   * uploaded by `userId` to `channelId`, and attached to no post yet. Returns how many were attached; the caller
+   * undoes a partial attach (detach) when that is fewer than asked. Must run in the post's transaction: two posts
+   * claiming one file cannot both succeed (the second UPDATE finds post_id already set).
+   */
+  async attach(ids: string[], post: { id: string; user_id: string; channel_id: string }, now: number): Promise<number> {
+    if (ids.length === 0) return 0;
+    return this.db(TABLE)
+      .whereIn('id', ids)
+      .where({ post_id: '', user_id: post.user_id, channel_id: post.channel_id, delete_at: 0 })
+      .update({ post_id: post.id, update_at: now });
+  }
+
+  /** Undoes attach() for a post that is not written after all. */
+  async detach(postId: string): Promise<void> {
+    await this.db(TABLE).where({ post_id: postId }).update({ post_id: '' });
+  }
+
+  /** Soft-deletes the files of a post and, for a root post, of its replies (deleted with it). */
+  async deleteForThread(postId: string, now: number): Promise<void> {
+    await this.db(TABLE)
+      .where('delete_at', 0)
+      .whereIn('post_id', (q) => q.select('id').from('posts').where('id', postId).orWhere('root_id', postId))
+      .update({ delete_at: now, update_at: now });
+  }
+}
