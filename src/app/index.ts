@@ -9,6 +9,7 @@ import { Passwords } from './passwords';
 import { PostWriter } from './post-writer';
 import { PostsService } from './posts';
 import { Realtime } from './realtime';
+import { SearchService } from './search';
 import { SessionsService } from './sessions';
 import { StatusService } from './status';
 import { SystemService } from './system';
@@ -25,6 +26,7 @@ export interface App {
   teams: TeamsService;
   channels: ChannelsService;
   posts: PostsService;
+  search: SearchService;
   writer: PostWriter;
   hooks: HooksService;
   hookExecution: HookExecution;
@@ -69,6 +71,7 @@ export function createApp(stores: Stores, config: ConfigService, options: AppOpt
     teams: new TeamsService(deps, channels, realtime),
     channels,
     posts,
+    search: new SearchService(deps, posts),
     writer,
     hooks: new HooksService(deps, cache),
     hookExecution,

@@ -118,7 +118,7 @@ export class PostsService {
     return withStats;
   }
 
-  private async withReplyStats(posts: Post[]): Promise<Post[]> {
+  async withReplyStats(posts: Post[]): Promise<Post[]> {
     const roots = posts.filter((p) => p.root_id === '').map((p) => p.id);
     const stats = await this.deps.stores.posts.replyStats(roots);
     return posts.map((p) => {

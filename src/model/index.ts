@@ -5,6 +5,7 @@ export * from './channels';
 export * from './limits';
 export * from './posts';
 export * from './props';
+export * from './search';
 export * from './status';
 export * from './store-errors';
 export * from './teams';

@@ -70,3 +70,12 @@ export const WEBHOOK_IDEMPOTENCY = {
 
 /** Keys are stored as SHA-256 hex digests: fixed width, and the raw key (which may embed an id) is never stored. */
 export const IDEMPOTENCY_KEY_HASH_LENGTH = 64;
+
+export const SEARCH_LIMITS = {
+  /** The `terms` string of a search, in UTF-16 code units (what a person types into a search box is far shorter). */
+  termsChars: 1024,
+  /** Words, phrases and filters (`from:`, `in:`, dates) in one search. */
+  parts: 32,
+  /** Results a search can page through (page × per_page + per_page): deeper pages are empty. */
+  maxResults: 10_000,
+} as const;

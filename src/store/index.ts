@@ -5,6 +5,7 @@ import { ConfigStore } from './config-store';
 import type { Database } from './db';
 import { translateDriverError } from './driver-errors';
 import { PostsStore } from './posts-store';
+import { SearchStore } from './search-store';
 import { SessionsStore } from './sessions-store';
 import { StatusStore } from './status-store';
 import { SystemsStore } from './systems-store';
@@ -20,6 +21,7 @@ export interface StoreSet {
   teams: TeamsStore;
   channels: ChannelsStore;
   posts: PostsStore;
+  search: SearchStore;
   webhooks: WebhooksStore;
   config: ConfigStore;
   systems: SystemsStore;
@@ -100,6 +102,7 @@ function storeSet(executor: Executor, pool: boolean): StoreSet {
     teams: translating(new TeamsStore(executor), pool),
     channels: translating(new ChannelsStore(executor), pool),
     posts: translating(new PostsStore(executor), pool),
+    search: translating(new SearchStore(executor), pool),
     webhooks: translating(new WebhooksStore(executor), pool),
     config: translating(new ConfigStore(executor), pool),
     systems: translating(new SystemsStore(executor), pool),

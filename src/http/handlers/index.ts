@@ -1,6 +1,7 @@
 import type { HandlerMap } from '../operation';
 import * as channels from './channels';
 import * as posts from './posts';
+import * as search from './search';
 import * as sessions from './sessions';
 import * as status from './status';
 import * as system from './system';
@@ -10,4 +11,4 @@ import * as webhooks from './webhooks';
 import * as websocket from './websocket';
 
 /** Every operation of the spec, by operationId. `satisfies` makes a missing or misspelt one a compile error. */
-export const handlers = { ...system, ...users, ...sessions, ...status, ...teams, ...channels, ...posts, ...webhooks, ...websocket } satisfies HandlerMap;
+export const handlers = { ...system, ...users, ...sessions, ...status, ...teams, ...channels, ...posts, ...search, ...webhooks, ...websocket } satisfies HandlerMap;

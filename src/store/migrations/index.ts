@@ -4,6 +4,7 @@ import * as pendingPostId from './002-pending-post-id';
 import * as sessionDetails from './003-session-details';
 import * as abuseResistance from './004-abuse-resistance';
 import * as status from './005-status';
+import * as postSearch from './006-post-search';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -17,6 +18,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['003-session-details', sessionDetails],
   ['004-abuse-resistance', abuseResistance],
   ['005-status', status],
+  ['006-post-search', postSearch],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
