@@ -142,6 +142,7 @@ function termCheck(term: SearchTerm): string {
 
 export function mysqlPlan(terms: SearchTerm[], excluded: SearchTerm[], orSearch: boolean, sizes: TokenSizes): MysqlPlan {
   const plan: MysqlPlan = { impossible: false, against: null, patterns: [], anyAgainst: null, anyPatterns: [], notPatterns: [], notAgainst: null };
+  const impossible: MysqlPlan = { ...plan, patterns: [], impossible: true };
   const excludedExact: string[] = [];
   for (const t of excluded) {
     const exact = exactExpression(t, sizes);
@@ -164,7 +165,7 @@ export function mysqlPlan(terms: SearchTerm[], excluded: SearchTerm[], orSearch:
         plan.patterns.push(termCheck(t));
       }
     }
-    if (required.length === 0) return { ...plan, impossible: true };
+    if (required.length === 0) return impossible;
     plan.against = withExclusions(required);
     return plan;
   }
@@ -182,7 +183,7 @@ export function mysqlPlan(terms: SearchTerm[], excluded: SearchTerm[], orSearch:
     narrowing.push(...words);
     plan.anyPatterns.push(termCheck(t));
   }
-  if (exact.length === 0 && narrowing.length === 0) return { ...plan, impossible: true };
+  if (exact.length === 0 && narrowing.length === 0) return impossible;
   plan.against = withExclusions([...exact, ...narrowing]);
   if (plan.anyPatterns.length > 0) plan.anyAgainst = exact.length > 0 ? exact.join(' ') : null;
   return plan;

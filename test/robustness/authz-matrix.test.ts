@@ -208,6 +208,10 @@ const rows: Record<string, Row[]> = {
     { name: 'town square', call: () => ({ params: { channel_id: world.townSquareId } }), member: 'ok' },
     { name: 'a private channel they are not in', call: () => ({ params: { channel_id: privateId } }), member: 403 },
   ],
+  SearchPosts: [
+    { name: 'their team', call: () => ({ params: { team_id: world.teamId }, body: { terms: 'post' } }), member: 'ok' },
+    { name: 'a team they are not in', call: () => ({ params: { team_id: otherTeamId }, body: { terms: 'post' } }), member: 403 },
+  ],
   CreateIncomingWebhook: [{ name: 'in a team they are not admin of', call: () => ({ body: { channel_id: world.townSquareId, display_name: 'x' } }), member: 403 }],
   GetIncomingWebhooks: [
     { name: 'with no team_id (every team)', call: () => ({}), member: 403 },
