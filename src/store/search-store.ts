@@ -7,14 +7,16 @@ import { mysqlPlan, sqlitePlan, type MysqlPlan, type SqlitePlan, type TokenSizes
 const DOC_END = (SQLITE_MAX_CREATE_AT + 1) * SQLITE_DOC_SLOTS;
 
 /**
- * SQLite answers a search in windows of index entries, newest first: each statement looks at no more than one window,
- * so a search that finds little in a large index never holds the one connection for long (other requests' queries
- * run between its windows), and the work of one search is bounded.
+ * SQLite answers a search in windows of index entries, newest first. Each statement takes the next window of entries
+ * that match the words (or, for filters alone, of all entries), checks them against the filters and returns the hits
+ * with where the window ended. The first window is small (most searches fill their page from it); each next one is
+ * four times larger, up to MAX_WINDOW, so a search that finds little in a large index never holds the one connection
+ * long (other requests' queries run between its windows), and SEARCH_SCAN_BUDGET bounds the whole search.
  */
-const FIRST_WINDOW = 2048;
-const MAX_WINDOW = 65536;
-/** Index entries one search may look at (all of them, below a few million posts). */
-export const SEARCH_SCAN_BUDGET = 4_000_000;
+const MIN_WINDOW = 128;
+const MAX_WINDOW = 16384;
+/** Index entries one search may look at: the newest million entries that match its words. */
+export const SEARCH_SCAN_BUDGET = 1_000_000;
 
 /** A time as the first doc id of its millisecond (create_at >= t ⇔ doc >= docAt(t)). */
 function docAt(time: number): number {
@@ -50,7 +52,7 @@ export class SearchStore {
       return rows.map((r) => `table=${str(r.table)} type=${str(r.type)} key=${str(r.key)} rows=${str(r.rows)} extra=${str(r.Extra)}`);
     }
     const plan = sqlitePlan(q.terms, q.excludedTerms, q.orSearch);
-    const { sql, bindings } = this.sqliteFetch(q, plan, this.upperDoc(q), this.lowerDoc(q), q.offset + q.limit);
+    const { sql, bindings } = this.sqliteWindow(q, plan, this.upperDoc(q), this.lowerDoc(q), MIN_WINDOW, q.offset + q.limit);
     const rows = (await this.db.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings as never[])) as Row[];
     return rows.map((r) => str(r.detail));
   }
@@ -79,55 +81,41 @@ export class SearchStore {
     const lower = this.lowerDoc(q);
     let upper = this.upperDoc(q);
     const found: string[] = [];
-    let window = FIRST_WINDOW;
+    let window = Math.min(Math.max(2 * need, MIN_WINDOW), MAX_WINDOW);
     let scanned = 0;
     while (upper > lower && found.length < need && scanned < SEARCH_SCAN_BUDGET) {
-      // The window ends at the window-th entry below `upper` (or at the bottom, when fewer are left).
-      const probe = this.sqliteProbe(plan, upper, lower, window);
-      const [edge] = (await this.db.raw(probe.sql, probe.bindings as never[])) as Row[];
-      const floor = edge ? num(edge.doc) : lower;
-      const fetch = this.sqliteFetch(q, plan, upper, floor, need - found.length);
-      for (const r of (await this.db.raw(fetch.sql, fetch.bindings as never[])) as Row[]) found.push(str(r.id));
-      if (!edge) break;
+      const { sql, bindings } = this.sqliteWindow(q, plan, upper, lower, window, need - found.length);
+      let edge: Row | undefined;
+      for (const r of (await this.db.raw(sql, bindings as never[])) as Row[]) {
+        if (r.id === null) edge = r;
+        else found.push(str(r.id));
+      }
+      // A window with fewer entries than asked for reached the bottom.
+      if (!edge || num(edge.n) < window) break;
       scanned += window;
-      upper = floor;
+      upper = num(edge.doc);
       window = Math.min(window * 4, MAX_WINDOW);
     }
     return found.slice(q.offset, need);
   }
 
-  private sqliteProbe(plan: SqlitePlan, upper: number, lower: number, window: number): Statement {
-    if (plan.match) {
-      return {
-        sql: 'SELECT rowid AS doc FROM post_search WHERE post_search MATCH ? AND rowid < ? AND rowid >= ? ORDER BY rowid DESC LIMIT 1 OFFSET ?',
-        bindings: [plan.match, upper, lower, window - 1],
-      };
-    }
-    return {
-      sql: 'SELECT doc_id AS doc FROM post_search_docs WHERE doc_id < ? AND doc_id >= ? ORDER BY doc_id DESC LIMIT 1 OFFSET ?',
-      bindings: [upper, lower, window - 1],
-    };
-  }
-
-  /** The results in [low, upper): the index walked newest first, each entry checked against the filters. */
-  private sqliteFetch(q: PostSearchQuery, plan: SqlitePlan, upper: number, low: number, limit: number): Statement {
-    const where: string[] = [];
+  /**
+   * One window: the `window` newest entries below `upper` (and at or above `lower`) that match the words, then those
+   * of them the filters keep, newest first, up to `limit`; and a last row (id NULL) with the window's lowest doc id and
+   * its size.
+   */
+  private sqliteWindow(q: PostSearchQuery, plan: SqlitePlan, upper: number, lower: number, window: number, limit: number): Statement {
     const bindings: unknown[] = [];
-    const doc = plan.match ? 's.rowid' : 'd.doc_id';
-    let from: string;
-    if (plan.match) {
-      from = 'post_search s JOIN post_search_docs d ON d.doc_id = s.rowid';
-      where.push('s.post_search MATCH ?');
-      bindings.push(plan.match);
-    } else {
-      from = 'post_search_docs d';
-    }
-    where.push(`${doc} < ?`, `${doc} >= ?`);
-    bindings.push(upper, low);
-    const needsMessage = plan.hashtags.length > 0 || plan.anyHashtags.length > 0 || plan.excludedHashtags.length > 0;
-    if (needsMessage) from += ' JOIN posts p ON p.id = d.post_id';
-    where.push('d.channel_id IN (SELECT value FROM json_each(?))');
+    const entries = plan.match
+      ? 'SELECT rowid AS doc FROM post_search WHERE post_search MATCH ? AND rowid < ? AND rowid >= ? ORDER BY rowid DESC LIMIT ?'
+      : 'SELECT doc_id AS doc FROM post_search_docs WHERE doc_id < ? AND doc_id >= ? ORDER BY doc_id DESC LIMIT ?';
+    if (plan.match) bindings.push(plan.match);
+    bindings.push(upper, lower, window);
+
+    const where: string[] = ['d.channel_id IN (SELECT value FROM json_each(?))'];
     bindings.push(JSON.stringify(q.channelIds));
+    let from = 'w JOIN post_search_docs d ON d.doc_id = w.doc';
+    if (plan.hashtags.length > 0 || plan.anyHashtags.length > 0 || plan.excludedHashtags.length > 0) from += ' JOIN posts p ON p.id = d.post_id';
     if (q.userIds) {
       where.push('d.user_id IN (SELECT value FROM json_each(?))');
       bindings.push(JSON.stringify(q.userIds));
@@ -137,7 +125,7 @@ export class SearchStore {
       bindings.push(JSON.stringify(q.excludedUserIds));
     }
     if (q.excludedRange) {
-      where.push(`NOT (${doc} >= ? AND ${doc} < ?)`);
+      where.push('NOT (w.doc >= ? AND w.doc < ?)');
       bindings.push(docAt(q.excludedRange[0]), docAt(q.excludedRange[1]));
     }
     for (const tag of plan.hashtags) {
@@ -148,8 +136,8 @@ export class SearchStore {
       const any = plan.anyHashtags.map(() => 'parley_has_hashtag(p.message, ?)');
       bindings.push(...plan.anyHashtags);
       if (plan.anyOf) {
-        any.push(`${doc} IN (SELECT rowid FROM post_search WHERE post_search MATCH ? AND rowid < ? AND rowid >= ?)`);
-        bindings.push(plan.anyOf, upper, low);
+        any.push('w.doc IN (SELECT rowid FROM post_search WHERE post_search MATCH ? AND rowid < ? AND rowid >= ?)');
+        bindings.push(plan.anyOf, upper, lower);
       }
       where.push(`(${any.join(' OR ')})`);
     }
@@ -158,11 +146,17 @@ export class SearchStore {
       bindings.push(tag);
     }
     if (plan.exclude) {
-      where.push(`${doc} NOT IN (SELECT rowid FROM post_search WHERE post_search MATCH ? AND rowid < ? AND rowid >= ?)`);
-      bindings.push(plan.exclude, upper, low);
+      where.push('w.doc NOT IN (SELECT rowid FROM post_search WHERE post_search MATCH ? AND rowid < ? AND rowid >= ?)');
+      bindings.push(plan.exclude, upper, lower);
     }
     bindings.push(limit);
-    return { sql: `SELECT d.doc_id AS doc, d.post_id AS id FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${doc} DESC LIMIT ?`, bindings };
+    return {
+      sql:
+        `WITH w AS MATERIALIZED (${entries}) ` +
+        `SELECT doc, id, NULL AS n FROM (SELECT w.doc AS doc, d.post_id AS id FROM ${from} WHERE ${where.join(' AND ')} ORDER BY w.doc DESC LIMIT ?) ` +
+        'UNION ALL SELECT MIN(doc), NULL, COUNT(*) FROM w',
+      bindings,
+    };
   }
 
   // ------------------------------------------------------------------------------------------------------- MySQL

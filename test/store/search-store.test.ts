@@ -159,7 +159,7 @@ forEachDatabase((h) => {
     expect(await find([mine.id], 'capybara')).toEqual(old.map((x) => x.id).reverse());
     expect(await find([mine.id], '', { since: 7000 })).toEqual(old.map((x) => x.id).reverse());
     expect(await find([theirs.id], 'capybara', { limit: 2 })).toEqual([noise[2999].id, noise[2998].id]);
-    expect(SEARCH_SCAN_BUDGET).toBeGreaterThan(1_000_000);
+    expect(SEARCH_SCAN_BUDGET).toBeGreaterThanOrEqual(1_000_000);
   });
 
   test('the plan walks the full-text index, not the posts table', async () => {
@@ -167,14 +167,15 @@ forEachDatabase((h) => {
     const q = query([ch.id], 'capybara', { userIds: [alice] });
     const plan = (await h.stores.search.explain(q)).join('\n');
     if (h.dialect === 'sqlite') {
-      // FTS5's own index answers MATCH (the M in the index string), in rowid order: no sort step, no scan of posts.
-      expect(plan).toMatch(/SCAN s VIRTUAL TABLE INDEX \d+:M/);
+      // FTS5's own index answers MATCH (the M in the index string) within the window's rowid bounds, in rowid order:
+      // no sort step, and no scan of posts.
+      expect(plan).toMatch(/SCAN post_search VIRTUAL TABLE INDEX \d+:M1<>/);
       expect(plan).toMatch(/SEARCH d USING INTEGER PRIMARY KEY/);
       expect(plan).not.toMatch(/TEMP B-TREE/);
-      expect(plan).not.toMatch(/posts/);
+      expect(plan).not.toMatch(/\bposts\b/);
       // A search by filters alone walks the doc table by its key, newest first.
       const filters = (await h.stores.search.explain(query([ch.id], '', { userIds: [alice] }))).join('\n');
-      expect(filters).toMatch(/SCAN d USING INTEGER PRIMARY KEY|SEARCH d USING INTEGER PRIMARY KEY/);
+      expect(filters).toMatch(/SEARCH post_search_docs USING INTEGER PRIMARY KEY/);
       expect(filters).not.toMatch(/TEMP B-TREE/);
     } else {
       expect(plan).toMatch(/table=p type=fulltext key=idx_posts_message_fts/);
