@@ -1453,6 +1453,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/teams/{team_id}/posts/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search the posts of a team
+         * @description Finds posts by their words, newest first, in the channels of the team the caller is a member of and in the
+         *     caller's direct channels. Archived channels are searched only with `include_deleted_channels`; deleted posts
+         *     and system messages never are.
+         *
+         *     The syntax of `terms` is Mattermost's:
+         *
+         *     - words: every word must appear (any one with `is_or_search`); letter case and accents do not matter;
+         *     - `"a quoted phrase"`: these words, in this order, next to each other;
+         *     - `deplo*`: words that begin with `deplo`;
+         *     - `-word`, `-"a phrase"`: posts with it are left out;
+         *     - `#tag`: posts carrying that hashtag;
+         *     - `from:username` (also `from:@username`), `in:channel-name` (also `channel:`, `in:~channel-name`,
+         *       `in:@username` for the direct channel with that user), each several times for any of them, and `-from:`,
+         *       `-in:` to leave them out;
+         *     - `on:YYYY-MM-DD`, `after:YYYY-MM-DD` (from the next day), `before:YYYY-MM-DD` (up to the day before), and
+         *       `-on:`, `-after:`, `-before:`; days are taken in the caller's time zone, `time_zone_offset` seconds east of UTC.
+         *
+         *     A search of filters alone (`from:alice in:town-square`) lists the matching posts. At most 32 words, phrases
+         *     and filters; pages reach at most 10,000 results deep. On MySQL/MariaDB, words shorter than
+         *     innodb_ft_min_token_size (3 characters) narrow a search but cannot find posts on their own.
+         *
+         *     Permissions: view_team
+         */
+        post: operations["SearchPosts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/hooks/incoming": {
         parameters: {
             query?: never;
@@ -2146,6 +2187,30 @@ export interface components {
             remote_id: string | null;
             /** @description Id of the post's channel. */
             channel_id: string;
+        };
+        /** @description The posts a search found, newest first, in the shape of a PostList plus `matches`. Paging follows the request's `page` and `per_page`; `has_next` says whether a further page holds more results. */
+        PostSearchResults: {
+            /** @description Ids of the posts found, newest first. */
+            order: string[];
+            /** @description The posts found, keyed by post id. */
+            posts: {
+                [key: string]: components["schemas"]["Post"];
+            };
+            /** @description The words each post matched, by post id. Always null: as with Mattermost's database search, clients highlight the search's own words. */
+            matches: {
+                [key: string]: string[];
+            } | null;
+            /** @description Always empty for a search. */
+            next_post_id: string;
+            /** @description Always empty for a search. */
+            prev_post_id: string;
+            /** @description Whether the next page has results. */
+            has_next?: boolean;
+            /**
+             * Format: int64
+             * @description Always 0 on servers without plan limits.
+             */
+            first_inaccessible_post_time?: number;
         };
         /** @description A Slack-style message attachment, stored on the post in props.attachments. A null entry in the attachments array is accepted and dropped. Unknown keys are allowed and ignored. */
         SlackAttachment: {
@@ -5855,6 +5920,84 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    SearchPosts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "terms": "deploy from:alice after:2024-01-31",
+                 *       "is_or_search": false,
+                 *       "time_zone_offset": 3600,
+                 *       "include_deleted_channels": false,
+                 *       "page": 0,
+                 *       "per_page": 60
+                 *     }
+                 */
+                "application/json": {
+                    /** @description What to search for, in the syntax above. */
+                    terms: string;
+                    /**
+                     * @description Any word may match instead of every word.
+                     * @default false
+                     */
+                    is_or_search?: boolean;
+                    /**
+                     * Format: int32
+                     * @description The caller's time zone, in seconds east of UTC, for the dates in `terms`.
+                     * @default 0
+                     */
+                    time_zone_offset?: number;
+                    /**
+                     * @description Search archived channels too.
+                     * @default false
+                     */
+                    include_deleted_channels?: boolean;
+                    /**
+                     * Format: int32
+                     * @description The page of results, from 0.
+                     * @default 0
+                     */
+                    page?: number;
+                    /**
+                     * Format: int32
+                     * @description Results per page (at most 200; larger values are reduced to 200).
+                     * @default 60
+                     */
+                    per_page?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The posts found. */
+            200: {
+                headers: {
+                    /** @description Always `no-cache, no-store, must-revalidate`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostSearchResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -1,7 +1,7 @@
 // `npm run bench` (after a build): Parley against bare baselines, on SQLite and MariaDB, in one run on this machine.
 //
 //   node scripts/bench/run.mjs [--quick] [--no-mysql] [--rounds=N] [--duration=S] [--big=N] [--big-mysql=N]
-//                              [--only=webhook,latency,validation,history,coldstart,upload] [--filter=REGEX] [--json=FILE]
+//                              [--only=webhook,latency,validation,history,coldstart,upload,search] [--filter=REGEX] [--json=FILE]
 //
 // --quick: about 2 minutes (one round, 3 s runs, a 100k-post history channel). Default: about 9 minutes (3 rounds,
 // 5 s runs, 1M posts). --only and --filter run a subset, for working on one figure; a published run runs everything.
@@ -14,7 +14,7 @@ import http from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
 import { ROOT, cpuSeconds, fmt, load, loadAtRate, log, median, rssMb, sampleRss, sleep, spawnBare, spawnParley, table } from './lib.mjs';
-import { createMysqlDatabase, migrateDatabase, seedPosts } from './seed.mjs';
+import { createMysqlDatabase, migrateDatabase, SEARCH_VOCABULARY, searchPostTime, seedPosts, seedSearchPosts } from './seed.mjs';
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
@@ -34,7 +34,7 @@ const BIG = Number(option('big', quick ? 100_000 : 1_000_000));
 const BIG_MYSQL = Number(option('big-mysql', BIG));
 const CONNECTIONS = 50;
 const HISTORY_CONNECTIONS = 20;
-const ONLY = option('only', 'webhook,latency,validation,history,coldstart,upload').split(',');
+const ONLY = option('only', 'webhook,latency,validation,history,coldstart,upload,search').split(',');
 /** The upload section: this many concurrent uploads of this many MB each (the robustness suite's memory case). */
 const UPLOADS = 20;
 const UPLOAD_MB = 20;
@@ -52,7 +52,7 @@ const PAYLOAD = JSON.stringify({
 const started = Date.now();
 const processes = [];
 const cleanups = [];
-const results = { meta: {}, webhook: {}, halfRate: {}, validation: {}, history: {}, coldStart: {}, rss: {}, upload: {} };
+const results = { meta: {}, webhook: {}, halfRate: {}, validation: {}, history: {}, coldStart: {}, rss: {}, upload: {}, search: {} };
 let mysqldPid = NaN;
 
 async function api(url, method, path, body, token) {
@@ -75,6 +75,55 @@ async function setupWorld(url) {
   const hook = (await api(url, 'POST', '/api/v4/hooks/incoming', { channel_id: town.id, display_name: 'CI' }, token)).body;
   const channel = async (name) => (await api(url, 'POST', '/api/v4/channels', { team_id: team.id, name, display_name: name, type: 'O' }, token)).body.id;
   return { token, userId: user.id, teamId: team.id, townId: town.id, hookId: hook.id, small: await channel('history-small'), big: await channel('history-big') };
+}
+
+/**
+ * A search world through the API: the searcher (first user, system admin), three more users on the team, 8 channels
+ * the searcher is in and 4 it has left (their posts are in the index but not the searcher's to find).
+ */
+async function setupSearchWorld(url) {
+  const admin = (await api(url, 'POST', '/api/v4/users', { username: 'searcher', email: 'searcher@example.com', password: PASSWORD })).body;
+  const token = (await api(url, 'POST', '/api/v4/users/login', { login_id: 'searcher', password: PASSWORD })).headers.get('token');
+  const team = (await api(url, 'POST', '/api/v4/teams', { name: 'search', display_name: 'Search', type: 'O' }, token)).body;
+  const users = [{ id: admin.id, username: 'searcher' }];
+  for (const name of ['alice', 'bob', 'carol']) {
+    const u = (await api(url, 'POST', '/api/v4/users', { username: name, email: `${name}@example.com`, password: PASSWORD }, token)).body;
+    await api(url, 'POST', `/api/v4/teams/${team.id}/members`, { team_id: team.id, user_id: u.id }, token);
+    users.push({ id: u.id, username: name });
+  }
+  const channels = [];
+  const hidden = [];
+  for (let i = 0; i < 12; i++) {
+    const c = (await api(url, 'POST', '/api/v4/channels', { team_id: team.id, name: `topic-${i}`, display_name: `Topic ${i}`, type: 'O' }, token)).body;
+    if (i < 8) channels.push({ id: c.id, name: c.name });
+    else {
+      await api(url, 'DELETE', `/api/v4/channels/${c.id}/members/${admin.id}`, undefined, token);
+      hidden.push(c.id);
+    }
+  }
+  return { token, teamId: team.id, users, channels, hidden };
+}
+
+/** p50/p99 of one request at a time (a closed loop of one): the service time, without queueing behind others. */
+async function sequentialLatency(url, body, token) {
+  const init = { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) };
+  let results = 0;
+  for (let i = 0; i < 10; i++) {
+    const res = await fetch(url, init);
+    if (res.status !== 200) throw new Error(`search ${body.terms}: ${res.status} ${await res.text()}`);
+    results = (await res.json()).order.length;
+  }
+  const times = [];
+  const until = performance.now() + DURATION * 1000;
+  while ((performance.now() < until && times.length < 2000) || times.length < 20) {
+    const t0 = performance.now();
+    const res = await fetch(url, init);
+    await res.arrayBuffer();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const at = (p) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)];
+  return { p50: at(0.5), p99: at(0.99), n: times.length, results };
 }
 
 async function start(spawnFn) {
@@ -218,14 +267,16 @@ async function main() {
     results.rss[key] = { idleMb: rssMb(parley[key].pid) };
   }
   // The same SQLite database served by a second process with request validation off (a benchmarking switch).
-  const noValidation = await start(() => spawnParley('parley-sqlite-novalidate', { ...dbs.sqlite, extraEnv: { PARLEY_VALIDATE_REQUESTS: 'false' } }));
+  const noValidation = runs('validation') ? await start(() => spawnParley('parley-sqlite-novalidate', { ...dbs.sqlite, extraEnv: { PARLEY_VALIDATE_REQUESTS: 'false' } })) : undefined;
 
   const bare = {};
-  bare.http = await start(() => spawnBare('bare-http', 'http'));
-  const bareSqlite = join(dir, 'bare.db');
-  await migrateDatabase('sqlite', bareSqlite);
-  bare.sqlite = await start(() => spawnBare('bare-sqlite-insert', 'sqlite', bareSqlite));
-  if (withMysql) {
+  if (runs('webhook')) {
+    bare.http = await start(() => spawnBare('bare-http', 'http'));
+    const bareSqlite = join(dir, 'bare.db');
+    await migrateDatabase('sqlite', bareSqlite);
+    bare.sqlite = await start(() => spawnBare('bare-sqlite-insert', 'sqlite', bareSqlite));
+  }
+  if (withMysql && runs('webhook')) {
     for (const mode of ['mysql-pool', 'mysql-naive']) {
       const made = await createMysqlDatabase(MYSQL_SERVER, `parley_bench_${mode.replace('-', '_')}_${suffix}`);
       cleanups.push(made.drop);
@@ -235,7 +286,7 @@ async function main() {
   }
 
   // The small history channels first: the validation runs read one of them.
-  for (const [key, db] of Object.entries(dbs)) {
+  for (const [key, db] of runs('validation') || runs('history') ? Object.entries(dbs) : []) {
     const w = worlds[key];
     const seeded = await seedPosts({ ...db, channelId: w.small, userId: w.userId, count: SMALL, label: `${key} ${SMALL.toLocaleString('en-US')}` });
     w.smallAnchor = seeded.anchors[100];
@@ -423,11 +474,74 @@ async function main() {
     }
   }
 
+  // ---- 7. post search at 10k and 1M posts -------------------------------------------------------------------
+  async function searchSection() {
+    log('7. SearchPosts latency, one request at a time, at 10k and 1M posts (a database of its own per size run)');
+    const { openDatabase } = await import('../../dist/src/store/db.js');
+    const { createStores } = await import('../../dist/src/store/index.js');
+    const { parseSearchTerms } = await import('../../dist/src/app/search-syntax.js');
+    for (const key of Object.keys(dbs)) {
+      const big = key === 'mysql' ? BIG_MYSQL : BIG;
+      const db = key === 'sqlite' ? { driver: 'sqlite', dataSource: join(dir, 'search.db') } : { driver: 'mysql', ...(await createMysqlDatabase(MYSQL_SERVER, `parley_bench_search_${suffix}`)) };
+      if (db.drop) cleanups.push(db.drop);
+      const proc = await start(() => spawnParley(`parley-search-${key}`, db));
+      const w = await setupSearchWorld(proc.url);
+      const corpus = { channels: w.channels.map((c) => c.id), hidden: w.hidden, users: w.users.map((u) => u.id) };
+      results.search[key] = { sizes: {} };
+      let seeded = 0;
+      for (const size of [SMALL, big]) {
+        // Posts [seeded, size) of a corpus of `big` posts: the small database holds the oldest part of the big one.
+        const seed = await seedSearchPosts({ ...db, from: seeded, to: size, total: big, corpus, label: `${key} search ${size.toLocaleString('en-US')}` });
+        seeded = size;
+        const mid = new Date(searchPostTime(Math.floor(size / 2), big)).toISOString().slice(0, 10);
+        const rare = SEARCH_VOCABULARY[7000];
+        const queries = [
+          ['a common word (5 % of posts)', { terms: 'deploy' }],
+          ['two words', { terms: 'deploy staging' }],
+          ['a rare word', { terms: rare }],
+          ['a phrase', { terms: '"build failed on staging"' }],
+          ['a prefix', { terms: 'deplo*' }],
+          ['OR', { terms: 'rollback hotfix', is_or_search: true }],
+          ['an exclusion', { terms: 'deploy -staging' }],
+          ['from:', { terms: `from:${w.users[1].username} deploy` }],
+          ['in:', { terms: `in:${w.channels[1].name} deploy` }],
+          ['on: a day', { terms: `on:${mid} deploy` }],
+          ['a hashtag', { terms: '#incident' }],
+          ['filters only', { terms: `from:${w.users[2].username} in:${w.channels[2].name}` }],
+          ['a short word ("we")', { terms: 'we deploy' }],
+          ['only in channels the caller cannot read (worst case)', { terms: 'confidential' }],
+        ];
+        const rows = {};
+        for (const [name, body] of queries) {
+          if (!FILTER.test(`search-${name}`)) continue;
+          const r = await sequentialLatency(`${proc.url}/api/v4/teams/${w.teamId}/posts/search`, { per_page: 60, ...body }, w.token);
+          rows[name] = r;
+          log(`  ${key} ${size.toLocaleString('en-US')} posts, ${name}: p50 ${fmt.ms(r.p50)} ms, p99 ${fmt.ms(r.p99)} ms, ${r.n} requests, ${r.results} results on page 0`);
+        }
+        results.search[key].sizes[size] = { seedSeconds: seed.seconds, queries: rows };
+      }
+      // The plans of a typical search on the full database.
+      const store = openDatabase({ driverName: db.driver, dataSource: db.dataSource });
+      try {
+        const parsed = parseSearchTerms('deploy staging');
+        const q = { channelIds: corpus.channels, userIds: null, excludedUserIds: [], terms: parsed.terms, excludedTerms: [], orSearch: false, since: null, until: null, excludedRange: null, offset: 0, limit: 61 };
+        results.search[key].plan = await createStores(store).search.explain(q);
+        const filters = parseSearchTerms(`from:${w.users[2].username}`);
+        results.search[key].filtersPlan = await createStores(store).search.explain({ ...q, terms: filters.terms, userIds: [w.users[2].id] });
+      } finally {
+        await store.close();
+      }
+      await proc.stop();
+      processes.splice(processes.indexOf(proc), 1);
+    }
+  }
+
   if (runs('webhook')) await webhookSection();
   if (runs('validation')) await validationSection();
   if (runs('history')) await historySection();
   if (runs('coldstart')) await coldStartSection();
   if (runs('upload')) await uploadSection();
+  if (runs('search')) await searchSection();
   results.meta.loadAfter = os.loadavg()[0];
   results.meta.totalSeconds = (Date.now() - started) / 1000;
 }
@@ -520,6 +634,20 @@ function report() {
     out.push('', '### GetPostsForChannel (per_page=60), page 0 vs deep cursor (`before=` the 101st oldest post)', '');
     out.push(table(['case', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req'], hrows));
     if (hratios.length) out.push('', table(['ratio (time per request)', 'value', '≤ 1.2×'], hratios));
+  }
+  const srows = [];
+  const splans = [];
+  for (const [db, sr] of Object.entries(r.search)) {
+    for (const [size, v] of Object.entries(sr.sizes)) {
+      for (const [name, q] of Object.entries(v.queries)) srows.push([`${db}, ${Number(size).toLocaleString('en-US')} posts`, name, fmt.ms(q.p50), fmt.ms(q.p99), String(q.results), String(q.n)]);
+      srows.push([`${db}, ${Number(size).toLocaleString('en-US')} posts`, '(seeding)', `${v.seedSeconds.toFixed(1)} s`, '', '', '']);
+    }
+    if (sr.plan) splans.push(`${db}, "deploy staging":`, ...sr.plan.map((l) => `  ${l}`), `${db}, filters only (from:):`, ...sr.filtersPlan.map((l) => `  ${l}`));
+  }
+  if (srows.length) {
+    out.push('', '### SearchPosts (per_page=60), one request at a time', '');
+    out.push(table(['database', 'search', 'p50 ms', 'p99 ms', 'results on page', 'requests'], srows));
+    if (splans.length) out.push('', '```', ...splans, '```');
   }
   const crows = Object.entries(r.coldStart).map(([db, c]) => [
     db,

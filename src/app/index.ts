@@ -12,6 +12,7 @@ import { PostWriter } from './post-writer';
 import { PostsService } from './posts';
 import { ReactionsService } from './reactions';
 import { Realtime } from './realtime';
+import { SearchService } from './search';
 import { SessionsService } from './sessions';
 import { StatusService } from './status';
 import { SystemService } from './system';
@@ -29,6 +30,7 @@ export interface App {
   channels: ChannelsService;
   posts: PostsService;
   reactions: ReactionsService;
+  search: SearchService;
   writer: PostWriter;
   hooks: HooksService;
   hookExecution: HookExecution;
@@ -77,6 +79,7 @@ export function createApp(stores: Stores, config: ConfigService, options: AppOpt
     channels,
     posts,
     reactions: new ReactionsService(deps, realtime),
+    search: new SearchService(deps, posts),
     writer,
     hooks: new HooksService(deps, cache),
     hookExecution,

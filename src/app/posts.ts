@@ -142,7 +142,7 @@ export class PostsService {
   }
 
   /** Posts as served: with their threads' reply counts, their reactions and their files. */
-  private async withReplyStats(posts: Post[]): Promise<Post[]> {
+  async withReplyStats(posts: Post[]): Promise<Post[]> {
     const roots = posts.filter((p) => p.root_id === '').map((p) => p.id);
     const stats = await this.deps.stores.posts.replyStats(roots);
     const out = posts.map((p) => {

@@ -7,6 +7,7 @@ export * from './limits';
 export * from './posts';
 export * from './props';
 export * from './reactions';
+export * from './search';
 export * from './status';
 export * from './store-errors';
 export * from './teams';

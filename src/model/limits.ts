@@ -95,3 +95,12 @@ export const FILE_LIMITS = {
   /** Pixels an image may have to be decoded (Mattermost's default MaxImageResolution, 7680×4320). */
   imagePixels: 33177600,
 } as const;
+
+export const SEARCH_LIMITS = {
+  /** The `terms` string of a search, in UTF-16 code units (what a person types into a search box is far shorter). */
+  termsChars: 1024,
+  /** Words, phrases and filters (`from:`, `in:`, dates) in one search. */
+  parts: 32,
+  /** Results a search can page through (page × per_page + per_page): deeper pages are empty. */
+  maxResults: 10_000,
+} as const;

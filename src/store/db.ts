@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseError } from '../model/store-errors';
 import { migrationConfig } from './migrations';
+import { hasHashtag } from './search-text';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -47,6 +48,7 @@ function mysqlConnection(dataSource: string): Knex.MySql2ConnectionConfig {
 interface SqliteConnection {
   pragma(sql: string): unknown;
   prepare(sql: string): unknown;
+  function(name: string, options: { deterministic: boolean }, fn: (...args: unknown[]) => unknown): unknown;
 }
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -161,6 +163,8 @@ export function openDatabase(options: DatabaseOptions): Database {
           conn.pragma('synchronous = FULL');
           conn.pragma('busy_timeout = 5000');
           conn.pragma('foreign_keys = ON');
+          // Post search's hashtag check (MariaDB runs the same pattern with REGEXP).
+          conn.function('parley_has_hashtag', { deterministic: true }, (message, tag) => (hasHashtag(String(message ?? ''), String(tag ?? '')) ? 1 : 0));
           done(null, conn);
         },
       },

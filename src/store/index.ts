@@ -7,6 +7,7 @@ import { translateDriverError } from './driver-errors';
 import { FilesStore } from './files-store';
 import { PostsStore } from './posts-store';
 import { ReactionsStore } from './reactions-store';
+import { SearchStore } from './search-store';
 import { SessionsStore } from './sessions-store';
 import { StatusStore } from './status-store';
 import { SystemsStore } from './systems-store';
@@ -23,6 +24,7 @@ export interface StoreSet {
   channels: ChannelsStore;
   posts: PostsStore;
   reactions: ReactionsStore;
+  search: SearchStore;
   webhooks: WebhooksStore;
   config: ConfigStore;
   systems: SystemsStore;
@@ -105,6 +107,7 @@ function storeSet(executor: Executor, pool: boolean): StoreSet {
     channels: translating(new ChannelsStore(executor), pool),
     posts: translating(new PostsStore(executor), pool),
     reactions: translating(new ReactionsStore(executor), pool),
+    search: translating(new SearchStore(executor), pool),
     webhooks: translating(new WebhooksStore(executor), pool),
     config: translating(new ConfigStore(executor), pool),
     systems: translating(new SystemsStore(executor), pool),

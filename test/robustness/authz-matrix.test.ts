@@ -275,6 +275,10 @@ const rows: Record<string, Row[]> = {
     { name: 'of a public post', call: () => ({ body: [adminPostId] }), member: 'ok' },
     { name: 'of a public post and one in a private channel they are not in', call: () => ({ body: [adminPostId, privatePostId] }), member: 403 },
   ],
+  SearchPosts: [
+    { name: 'their team', call: () => ({ params: { team_id: world.teamId }, body: { terms: 'post' } }), member: 'ok' },
+    { name: 'a team they are not in', call: () => ({ params: { team_id: otherTeamId }, body: { terms: 'post' } }), member: 403 },
+  ],
   CreateIncomingWebhook: [{ name: 'in a team they are not admin of', call: () => ({ body: { channel_id: world.townSquareId, display_name: 'x' } }), member: 403 }],
   GetIncomingWebhooks: [
     { name: 'with no team_id (every team)', call: () => ({}), member: 403 },

@@ -3,6 +3,7 @@ import * as channels from './channels';
 import * as files from './files';
 import * as posts from './posts';
 import * as reactions from './reactions';
+import * as search from './search';
 import * as sessions from './sessions';
 import * as status from './status';
 import * as system from './system';
@@ -12,4 +13,4 @@ import * as webhooks from './webhooks';
 import * as websocket from './websocket';
 
 /** Every operation of the spec, by operationId. `satisfies` makes a missing or misspelt one a compile error. */
-export const handlers = { ...system, ...users, ...sessions, ...status, ...teams, ...channels, ...posts, ...reactions, ...files, ...webhooks, ...websocket } satisfies HandlerMap;
+export const handlers = { ...system, ...users, ...sessions, ...status, ...teams, ...channels, ...posts, ...reactions, ...files, ...search, ...webhooks, ...websocket } satisfies HandlerMap;

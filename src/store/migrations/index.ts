@@ -6,6 +6,7 @@ import * as abuseResistance from './004-abuse-resistance';
 import * as status from './005-status';
 import * as reactions from './006-reactions';
 import * as fileInfo from './007-file-info';
+import * as postSearch from './008-post-search';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -21,6 +22,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['005-status', status],
   ['006-reactions', reactions],
   ['007-file-info', fileInfo],
+  ['008-post-search', postSearch],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -1,0 +1,252 @@
+// The full-text index of each database (migration 008) and SearchStore over it: the index follows every write path in
+// the writing transaction, the search walks it newest first, and the plans use the index rather than scanning posts.
+import type { Post, PostSearchQuery } from '../../src/model';
+import { migrate } from '../../src/store/db';
+import { migrationConfig } from '../../src/store/migrations';
+import { SEARCH_SCAN_BUDGET } from '../../src/store/search-store';
+import { parseSearchTerms } from '../../src/app/search-syntax';
+import { channelWithMembers, forEachDatabase, makeChannel, makePost, makeTeam, makeUser, writePosts } from './fixtures';
+
+forEachDatabase((h) => {
+  let teamId: string;
+  let alice: string;
+  let bob: string;
+
+  beforeAll(async () => {
+    const team = makeTeam();
+    await h.stores.teams.insert(team);
+    teamId = team.id;
+    const a = makeUser();
+    const b = makeUser();
+    await h.stores.users.insert(a);
+    await h.stores.users.insert(b);
+    alice = a.id;
+    bob = b.id;
+  });
+
+  const newChannel = () => channelWithMembers(h.stores, makeChannel({ team_id: teamId }), [alice, bob]);
+
+  function query(channelIds: string[], terms: string, extra: Partial<PostSearchQuery> = {}): PostSearchQuery {
+    const p = parseSearchTerms(terms);
+    return {
+      channelIds,
+      userIds: null,
+      excludedUserIds: [],
+      terms: p.terms,
+      excludedTerms: p.excludedTerms,
+      orSearch: false,
+      since: null,
+      until: null,
+      excludedRange: null,
+      offset: 0,
+      limit: 100,
+      ...extra,
+    };
+  }
+
+  const find = (channelIds: string[], terms: string, extra: Partial<PostSearchQuery> = {}) => h.stores.search.search(query(channelIds, terms, extra));
+
+  test('posts written by the post writer are found, every one of a batch (the parts of a split message share their channel)', async () => {
+    const ch = await newChannel();
+    const parts = [1, 2, 3].map((i) => makePost({ channel_id: ch.id, user_id: alice, create_at: 1000 + i, message: `alpaca part ${i}` }));
+    const other = makePost({ channel_id: ch.id, user_id: bob, create_at: 1010, message: 'llama' });
+    await h.stores.transaction((tx) =>
+      tx.posts.writeMany([
+        { channelId: ch.id, posts: parts, mentions: new Map() },
+        { channelId: ch.id, posts: [other], mentions: new Map() },
+      ]),
+    );
+    expect(await find([ch.id], 'alpaca')).toEqual(parts.map((p) => p.id).reverse());
+    expect(await find([ch.id], 'llama')).toEqual([other.id]);
+    // Other channels' posts are not the caller's to find.
+    expect(await find([(await newChannel()).id], 'alpaca')).toEqual([]);
+  });
+
+  test('a write that rolls back leaves nothing in the index', async () => {
+    const ch = await newChannel();
+    const post = makePost({ channel_id: ch.id, user_id: alice, create_at: 2000, message: 'rollback wombat' });
+    await expect(
+      h.stores.transaction(async (tx) => {
+        await tx.posts.write({ channelId: ch.id, posts: [post], mentions: new Map() });
+        throw new Error('abandoned');
+      }),
+    ).rejects.toThrow('abandoned');
+    expect(await find([ch.id], 'wombat')).toEqual([]);
+  });
+
+  test('an edit re-indexes the message, pinning keeps it, a soft delete removes the post and its replies', async () => {
+    const ch = await newChannel();
+    const root = makePost({ channel_id: ch.id, user_id: alice, create_at: 3000, message: 'quokka root' });
+    const reply = makePost({ channel_id: ch.id, user_id: bob, create_at: 3001, root_id: root.id, message: 'quokka reply' });
+    await writePosts(h.stores, ch.id, [root, reply]);
+    expect(await find([ch.id], 'quokka')).toEqual([reply.id, root.id]);
+
+    await h.stores.posts.update(root.id, { message: 'numbat root', edit_at: 3100, update_at: 3100 });
+    expect(await find([ch.id], 'quokka')).toEqual([reply.id]);
+    expect(await find([ch.id], 'numbat')).toEqual([root.id]);
+    await h.stores.posts.update(root.id, { is_pinned: true, update_at: 3200 });
+    expect(await find([ch.id], 'numbat')).toEqual([root.id]);
+    // An edit keeps the post's place in time.
+    const later = makePost({ channel_id: ch.id, user_id: alice, create_at: 3300, message: 'numbat later' });
+    await writePosts(h.stores, ch.id, [later]);
+    await h.stores.posts.update(root.id, { message: 'numbat root again', update_at: 3400 });
+    expect(await find([ch.id], 'numbat')).toEqual([later.id, root.id]);
+
+    await h.stores.posts.softDelete({ ...root, message: 'numbat root again' }, 3500);
+    expect(await find([ch.id], 'numbat')).toEqual([later.id]);
+    expect(await find([ch.id], 'quokka')).toEqual([]);
+    // A hard delete (SQLite: its own trigger) leaves no entry behind either.
+    await h.db.knex('posts').where({ id: later.id }).delete();
+    expect(await find([ch.id], 'numbat')).toEqual([]);
+  });
+
+  test('system messages are not searched, deleted posts written as deleted neither', async () => {
+    const ch = await newChannel();
+    const system = makePost({ channel_id: ch.id, user_id: alice, create_at: 4000, message: 'ocelot joined the channel', type: 'system_join_channel' });
+    const deleted = makePost({ channel_id: ch.id, user_id: alice, create_at: 4001, message: 'ocelot gone', delete_at: 4002 });
+    const webhook = makePost({ channel_id: ch.id, user_id: alice, create_at: 4003, message: 'ocelot alert', type: 'slack_attachment' });
+    await writePosts(h.stores, ch.id, [system, deleted, webhook]);
+    expect(await find([ch.id], 'ocelot')).toEqual([webhook.id]);
+  });
+
+  test('many posts in one millisecond are all found, newest first', async () => {
+    const ch = await newChannel();
+    const posts = Array.from({ length: 40 }, (_, i) => makePost({ channel_id: ch.id, user_id: alice, create_at: 5000 + (i < 30 ? 0 : 1), message: `tapir ${i}` }));
+    await writePosts(h.stores, ch.id, posts);
+    const found = await find([ch.id], 'tapir');
+    expect([...found].sort()).toEqual(posts.map((p) => p.id).sort());
+    const times = found.map((id) => posts.find((p) => p.id === id)!.create_at);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    // Pages cut that order without gaps or repeats.
+    const paged = [];
+    for (let offset = 0; offset < 40; offset += 7) paged.push(...(await find([ch.id], 'tapir', { offset, limit: 7 })));
+    expect(paged).toEqual(found);
+  });
+
+  test('more posts in one millisecond than SQLite has doc id slots for: every one indexed once', async () => {
+    const ch = await newChannel();
+    const posts = Array.from({ length: 1030 }, (_, i) => makePost({ channel_id: ch.id, user_id: alice, create_at: 5500, message: `throng ${i}` }));
+    await writePosts(h.stores, ch.id, posts);
+    const found = await find([ch.id], 'throng', { limit: 2000 });
+    expect(found).toHaveLength(1030);
+    expect(new Set(found)).toEqual(new Set(posts.map((p) => p.id)));
+  });
+
+  test('filters: authors, time bounds, an excluded span, exclusions without words, OR', async () => {
+    const ch = await newChannel();
+    const p = (at: number, user: string, message: string) => makePost({ channel_id: ch.id, user_id: user, create_at: at, message });
+    const posts: Post[] = [p(6000, alice, 'gecko one'), p(6001, bob, 'gecko two'), p(6002, alice, 'gecko three iguana'), p(6003, bob, 'iguana four')];
+    await writePosts(h.stores, ch.id, posts);
+    const [one, two, three, four] = posts.map((x) => x.id);
+    expect(await find([ch.id], 'gecko', { userIds: [alice] })).toEqual([three, one]);
+    expect(await find([ch.id], 'gecko', { excludedUserIds: [alice] })).toEqual([two]);
+    expect(await find([ch.id], 'gecko', { since: 6001, until: 6002 })).toEqual([two]);
+    expect(await find([ch.id], 'gecko', { excludedRange: [6001, 6002] })).toEqual([three, one]);
+    expect(await find([ch.id], 'gecko iguana', { orSearch: true })).toEqual([four, three, two, one]);
+    expect(await find([ch.id], 'gecko -iguana')).toEqual([two, one]);
+    expect(await find([ch.id], '-iguana')).toEqual([two, one]);
+    expect(await find([ch.id], '', { userIds: [bob] })).toEqual([four, two]);
+  });
+
+  test('a search walks past windows of entries the caller may not read', async () => {
+    const mine = await newChannel();
+    const theirs = await newChannel();
+    const old = [0, 1, 2].map((i) => makePost({ channel_id: mine.id, user_id: alice, create_at: 7000 + i, message: `capybara mine ${i}` }));
+    await writePosts(h.stores, mine.id, old);
+    // Far more newer matches than the first window holds, none of them the caller's.
+    const noise = Array.from({ length: 3000 }, (_, i) => makePost({ channel_id: theirs.id, user_id: bob, create_at: 8000 + i, message: `capybara theirs ${i}` }));
+    await writePosts(h.stores, theirs.id, noise);
+    expect(await find([mine.id], 'capybara')).toEqual(old.map((x) => x.id).reverse());
+    expect(await find([mine.id], '', { since: 7000 })).toEqual(old.map((x) => x.id).reverse());
+    expect(await find([theirs.id], 'capybara', { limit: 2 })).toEqual([noise[2999].id, noise[2998].id]);
+    expect(SEARCH_SCAN_BUDGET).toBeGreaterThanOrEqual(1_000_000);
+  });
+
+  test('the plan walks the full-text index, not the posts table', async () => {
+    const ch = await newChannel();
+    const q = query([ch.id], 'capybara', { userIds: [alice] });
+    const plan = (await h.stores.search.explain(q)).join('\n');
+    if (h.dialect === 'sqlite') {
+      // FTS5's own index answers MATCH (the M in the index string) within the window's rowid bounds, in rowid order:
+      // no sort step, and no scan of posts.
+      expect(plan).toMatch(/SCAN post_search VIRTUAL TABLE INDEX \d+:M1<>/);
+      expect(plan).toMatch(/SEARCH d USING INTEGER PRIMARY KEY/);
+      expect(plan).not.toMatch(/TEMP B-TREE/);
+      expect(plan).not.toMatch(/\bposts\b/);
+      // A search by filters alone walks the doc table by its key, newest first.
+      const filters = (await h.stores.search.explain(query([ch.id], '', { userIds: [alice] }))).join('\n');
+      expect(filters).toMatch(/SEARCH post_search_docs USING INTEGER PRIMARY KEY/);
+      expect(filters).not.toMatch(/TEMP B-TREE/);
+    } else {
+      expect(plan).toMatch(/table=p type=fulltext key=idx_posts_message_fts/);
+    }
+  });
+
+  test('rebuild() fills the index from the posts table again', async () => {
+    const ch = await newChannel();
+    const post = makePost({ channel_id: ch.id, user_id: alice, create_at: 9000, message: 'rebuilt pangolin' });
+    await writePosts(h.stores, ch.id, [post]);
+    await h.stores.transaction((tx) => tx.search.rebuild());
+    expect(await find([ch.id], 'pangolin')).toEqual([post.id]);
+    expect(await find([ch.id], 'capybara', { limit: 1 })).toEqual([]);
+  });
+});
+
+forEachDatabase(
+  (h) => {
+    test('008 indexes the posts already there, rolls back without touching them, and indexes again', async () => {
+      // A database from before search: every migration up to 007.
+      const done = async () => ((await h.db.knex.migrate.list(migrationConfig))[0] as Array<{ name: string }>).map((m) => m.name);
+      while (!(await done()).includes('007-file-info')) await h.db.knex.migrate.up(migrationConfig);
+      expect(await done()).not.toContain('008-post-search');
+      const team = makeTeam();
+      await h.stores.teams.insert(team);
+      const user = makeUser();
+      await h.stores.users.insert(user);
+      const ch = await channelWithMembers(h.stores, makeChannel({ team_id: team.id }), [user.id]);
+      const live = makePost({ channel_id: ch.id, user_id: user.id, create_at: 100, message: '😀 migrated aardvark' });
+      const twin = makePost({ channel_id: ch.id, user_id: user.id, create_at: 100, message: 'aardvark twin in the same millisecond' });
+      const deleted = makePost({ channel_id: ch.id, user_id: user.id, create_at: 101, message: 'deleted aardvark', delete_at: 102 });
+      const system = makePost({ channel_id: ch.id, user_id: user.id, create_at: 103, message: 'aardvark joined', type: 'system_join_channel' });
+      await writePosts(h.stores, ch.id, [live, twin, deleted, system]);
+      // More posts in one millisecond than SQLite's doc ids have slots for it: all indexed still.
+      const crowd = Array.from({ length: 1030 }, (_, i) => makePost({ channel_id: ch.id, user_id: user.id, create_at: 150, message: `crowd ${i}` }));
+      await writePosts(h.stores, ch.id, crowd);
+
+      await migrate(h.db);
+      const crowdFound = await h.stores.search.search({
+        channelIds: [ch.id], userIds: null, excludedUserIds: [], terms: parseSearchTerms('crowd').terms, excludedTerms: [],
+        orSearch: false, since: null, until: null, excludedRange: null, offset: 0, limit: 2000,
+      });
+      expect(new Set(crowdFound).size).toBe(1030);
+      const found = await h.stores.search.search({
+        channelIds: [ch.id], userIds: null, excludedUserIds: [], terms: parseSearchTerms('aardvark').terms, excludedTerms: [],
+        orSearch: false, since: null, until: null, excludedRange: null, offset: 0, limit: 10,
+      });
+      expect([...found].sort()).toEqual([live.id, twin.id].sort());
+
+      await h.db.knex.migrate.down(migrationConfig);
+      if (h.dialect === 'sqlite') {
+        expect(await h.db.knex.schema.hasTable('post_search')).toBe(false);
+        expect(await h.db.knex.schema.hasTable('post_search_docs')).toBe(false);
+        expect(await h.db.knex('sqlite_master').where({ type: 'trigger' }).count({ n: '*' })).toEqual([{ n: 0 }]);
+      } else {
+        const [indexes] = (await h.db.knex.raw("SHOW INDEX FROM posts WHERE Index_type = 'FULLTEXT'")) as [unknown[]];
+        expect(indexes).toEqual([]);
+      }
+      expect((await h.stores.posts.get(live.id))?.message).toBe('😀 migrated aardvark');
+      // Writes without the index work as before.
+      const after = makePost({ channel_id: ch.id, user_id: user.id, create_at: 200, message: 'aardvark after rollback' });
+      await writePosts(h.stores, ch.id, [after]);
+
+      await migrate(h.db);
+      const again = await h.stores.search.search({
+        channelIds: [ch.id], userIds: null, excludedUserIds: [], terms: parseSearchTerms('aardvark').terms, excludedTerms: [],
+        orSearch: false, since: null, until: null, excludedRange: null, offset: 0, limit: 10,
+      });
+      expect(again[0]).toBe(after.id);
+      expect([...again].sort()).toEqual([live.id, twin.id, after.id].sort());
+    });
+  },
+  { migrated: false },
+);
