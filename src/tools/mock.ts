@@ -106,8 +106,17 @@ export async function createMockListener(options: Omit<MockOptions, 'listen'> = 
   const mockHandler = async (c: Context, { res }: Args) => {
     const operationId = c.operation.operationId as string;
     const code = successCode(c.operation);
-    const { status, mock } = api.mockResponseForOperation(operationId, code ? { code: Number(code) } : {});
     for (const [name, value] of Object.entries(code ? mockHeaders(c.operation, code) : {})) res.setHeader(name, value);
+    // A success that is not JSON (a picture): its declared media type, with an empty body.
+    const media = Object.keys(((code && c.operation.responses?.[code]) as { content?: Record<string, unknown> } | undefined)?.content ?? {});
+    if (media.length > 0 && !media.includes('application/json')) {
+      res.statusCode = Number(code);
+      res.setHeader('Content-Type', media[0]);
+      res.setHeader('Content-Length', 0);
+      res.end();
+      return;
+    }
+    const { status, mock } = api.mockResponseForOperation(operationId, code ? { code: Number(code) } : {});
     writeJson(res, status, mock);
   };
   const register: Record<string, typeof mockHandler> = {};
