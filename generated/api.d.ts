@@ -243,6 +243,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/users/usernames": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get several users by username
+         * @description Returns the users with the given usernames (matched exactly, in lower case as usernames are stored); unknown
+         *     ones are left out. Profiles of other users are sanitised according to PrivacySettings. An empty list is 400.
+         *
+         *     Permissions: an active session
+         */
+        post: operations["GetUsersByUsernames"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/autocomplete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find users by the start of their names
+         * @description Users whose username, nickname, first name or last name starts with `name` (letter case ignored; a leading
+         *     `@` is dropped; each word of a several-word term must start one of those names). First and last names are
+         *     searched only where the caller may see them (PrivacySettings.ShowFullName, or a system admin); e-mail addresses
+         *     never. Deactivated users are left out. With `in_channel` (which needs `in_team`: 400
+         *     `api.user.autocomplete_users.missing_team_id.app_error` otherwise), `users` are the channel's members and
+         *     `out_of_channel` the team's other members; with only `in_team`, the team's members; with neither, everyone.
+         *     Each list holds at most `limit` users (default 100, at most 1000), sorted by username.
+         *
+         *     Permissions: view_team for `in_team`; read_channel for `in_channel`
+         */
+        get: operations["AutocompleteUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/users/username/{username}": {
         parameters: {
             query?: never;
@@ -313,6 +364,81 @@ export interface paths {
          *     Permissions: the user themselves, or edit_other_users
          */
         put: operations["PatchUser"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a user's system roles
+         * @description Sets the user's system roles: `system_user`, optionally with `system_admin` and `system_user_access_token`
+         *     (space-separated). Other role names, or roles without `system_user`, are 400 (invalid `roles`). An unknown user
+         *     is 400 `app.user.missing_account.const`, as in Mattermost. Taking `system_admin` from the last active system admin
+         *     is 400 (`app.user.update.lastAdmin.app_error`), so the server always keeps one. The new roles apply to the
+         *     user's sessions at once, and the user is told through a `user_role_updated` event.
+         *
+         *     Permissions: manage_roles (system admins)
+         */
+        put: operations["UpdateUserRoles"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a user's profile picture
+         * @description The user's profile picture as a PNG. Users have no uploaded pictures here, so it is always the generated default
+         *     (see GetDefaultProfileImage). Browsers may load it with `<img src>`: the session cookie is enough. The ETag
+         *     changes with the picture (a new username initial); a matching `If-None-Match` gets 304. Clients add
+         *     `?_=<last_picture_update>` to bust caches, which is accepted and ignored.
+         *
+         *     Permissions: an active session
+         */
+        get: operations["GetProfileImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/image/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a user's default profile picture
+         * @description The picture generated for a user, drawn as Mattermost draws it: a 128×128 PNG whose background colour is chosen
+         *     from the user id (FNV-1a hash, Mattermost's palette of 26 colours) with the first character of the username,
+         *     upper-cased, in white. The same user with the same username always gets the same bytes.
+         *
+         *     Permissions: an active session
+         */
+        get: operations["GetDefaultProfileImage"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -636,7 +762,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v4/teams/name/{name}": {
+    "/api/v4/teams/name/{team_name}": {
         parameters: {
             query?: never;
             header?: never;
@@ -681,6 +807,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/teams/{team_id}/patch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change some fields of a team
+         * @description Updates only the fields present in the body and returns the team. `allow_open_invite` and `type` move
+         *     together (true makes the team open, `O`; false invite-only, `I`), and closing a team gives it a new
+         *     `invite_id`, so old invitations stop working. Other fields of the body (Client4 sends the whole team) are
+         *     ignored. The team's members are told through an `update_team` event (with the team's email and invite id left
+         *     out).
+         *
+         *     Permissions: manage_team
+         */
+        put: operations["PatchTeam"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/teams/{team_id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a team's member counts
+         * @description Counts the team's current members, all of them and those whose accounts are active.
+         *
+         *     Permissions: view_team
+         */
+        get: operations["GetTeamStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/teams/{team_id}/members": {
         parameters: {
             query?: never;
@@ -711,6 +885,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/teams/{team_id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a user from a team
+         * @description Removes the user from the team (`me`: leaving it), and from every channel of the team, archived ones included;
+         *     direct channels are kept. The membership is kept as a removed one (its `delete_at` set, its roles cleared), so
+         *     joining again starts as a plain member. A user who is not a member is 400
+         *     (`api.team.remove_user_from_team.missing.app_error`). The team's remaining members and the user are told through
+         *     `leave_team` events; the channels they leave send no `user_removed`, as in Mattermost.
+         *
+         *     Permissions: none to leave a team oneself; remove_user_from_team to remove someone else
+         */
+        delete: operations["RemoveTeamMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/users/{user_id}/teams": {
         parameters: {
             query?: never;
@@ -725,6 +925,52 @@ export interface paths {
          *     Permissions: the user themselves, or manage_system
          */
         get: operations["GetTeamsForUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/teams/unread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a user's unread counts in every team
+         * @description One entry per team in which the user belongs to a channel that is not archived, in no particular order (what a
+         *     client's team sidebar shows). Direct channels belong to no team and are not counted. `me` means the caller.
+         *
+         *     Permissions: the user themselves, or manage_system
+         */
+        get: operations["GetTeamsUnreadForUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/teams/{team_id}/unread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a user's unread counts in a team
+         * @description The user's unread posts and mentions in the team's channels they belong to (archived channels and direct
+         *     channels are not counted). `me` means the caller.
+         *
+         *     Permissions: the user themselves, or edit_other_users; and view_team
+         */
+        get: operations["GetTeamUnread"];
         put?: never;
         post?: never;
         delete?: never;
@@ -793,6 +1039,108 @@ export interface paths {
          *     Permissions: read_channel (members of the channel; any team member for a public channel)
          */
         get: operations["GetChannel"];
+        /**
+         * Update a channel
+         * @description Replaces the editable fields of a channel with those of the body, which must carry the channel's `id` (a
+         *     different id is 400). As in Mattermost, `header` and `purpose` are always taken from the body (absent means
+         *     empty), `display_name` and `name` only when not empty; everything else in the body is ignored. A different
+         *     `type` is 400 (`api.channel.update_channel.typechange.app_error`); an archived channel cannot be updated
+         *     (400 `api.channel.update_channel.deleted.app_error`); `town-square` cannot be renamed
+         *     (400 `api.channel.update_channel.tried.app_error`); a name taken in the team is 400
+         *     (`store.sql_channel.update.exists.app_error`). In a direct channel only the header may change, by one of its
+         *     members. The channel's members are told through a `channel_updated` event.
+         *
+         *     Permissions: manage_public_channel_properties (public) or manage_private_channel_properties (private); being a
+         *     member for a direct channel
+         */
+        put: operations["UpdateChannel"];
+        post?: never;
+        /**
+         * Archive a channel
+         * @description Archives a public or private channel: it keeps its posts and members but takes no more posts, and its incoming
+         *     webhooks are deleted (as in Mattermost). Direct channels cannot be archived (400
+         *     `api.channel.delete_channel.type.invalid`), nor can `town-square` (400
+         *     `api.channel.delete_channel.cannot.app_error`); archiving an archived channel is 400
+         *     (`api.channel.delete_channel.deleted.app_error`). Permanent deletion (`permanent=true`) is not enabled on this
+         *     server: 401 `api.user.delete_channel.not_enabled.app_error`. A `channel_deleted` event goes to the team's members
+         *     for a public channel, to the channel's members for a private one.
+         *
+         *     Permissions: delete_public_channel (public) or delete_private_channel (private)
+         */
+        delete: operations["DeleteChannel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/channels/{channel_id}/patch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change some fields of a channel
+         * @description Updates only the fields present in the body and returns the channel. A body with none of them is 400
+         *     (`api.channel.patch_update_channel.no_changes.app_error`). `town-square` cannot be renamed (400
+         *     `api.channel.update_channel.tried.app_error`); a name taken in the team is 400
+         *     (`store.sql_channel.update.exists.app_error`); an archived channel cannot be changed (400
+         *     `api.channel.update_channel.deleted.app_error`). In a direct channel only the header may change (400
+         *     `api.channel.patch_update_channel.update_direct_or_group_messages_not_allowed.app_error`), by one of its members
+         *     (403 `api.channel.patch_update_channel.forbidden.app_error` otherwise). The channel's members are told through
+         *     a `channel_updated` event.
+         *
+         *     Permissions: manage_public_channel_properties (public) or manage_private_channel_properties (private); being a
+         *     member for a direct channel
+         */
+        put: operations["PatchChannel"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/channels/{channel_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a channel
+         * @description Restores an archived channel, which takes posts again (its deleted webhooks stay deleted). A channel that is not
+         *     archived is 400 (`api.channel.restore_channel.restored.app_error`). A `channel_restored` event goes to the
+         *     team's members for a public channel, to the channel's members for a private one.
+         *
+         *     Permissions: manage_team on the channel's team
+         */
+        post: operations["RestoreChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/channels/{channel_id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a channel's statistics
+         * @description Counts the channel's active members, its guests (always 0), its pinned posts and its files.
+         *
+         *     Permissions: read_channel
+         */
+        get: operations["GetChannelStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -859,6 +1207,33 @@ export interface paths {
          *     leave a channel oneself
          */
         delete: operations["RemoveUserFromChannel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/channels/{channel_id}/members/{user_id}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a member's channel roles
+         * @description Sets the member's roles in the channel: `channel_user`, or `channel_user channel_admin` to make them a channel
+         *     admin. Roles must include `channel_user` (400 `api.channel.update_channel_member_roles.unset_user_scheme.app_error`);
+         *     other role names are 400 (`api.channel.update_channel_member_roles.scheme_role.app_error` for a role of
+         *     another scope, `api.context.invalid_param.app_error` for unknown names); `channel_guest` is 400 (there are no
+         *     guests). A user who is not a member is 404 (`app.channel.get_member.missing.app_error`). The member is told
+         *     through a `channel_member_updated` event.
+         *
+         *     Permissions: manage_channel_roles (channel admins, team admins)
+         */
+        put: operations["UpdateChannelRoles"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -935,6 +1310,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/teams/name/{team_name}/channels/name/{channel_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a channel by team name and channel name
+         * @description Returns the channel with this URL name in the team with this URL name (how web links name a channel). Archived
+         *     channels are found only with `include_deleted=true`. A team that does not exist, or an invite-only team the
+         *     caller is not on, is 404 `app.team.get_by_name.missing.app_error`; a private channel the caller cannot read is
+         *     answered exactly as a channel that does not exist (404 `app.channel.get_by_name.missing.app_error`), so names
+         *     cannot be probed; a public channel of a team the caller is not on is 403.
+         *
+         *     Permissions: read_channel (members of the channel; any team member for a public channel; team admins for a
+         *     private one)
+         */
+        get: operations["GetChannelByNameForTeamName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/users/{user_id}/teams/{team_id}/channels": {
         parameters: {
             query?: never;
@@ -950,6 +1352,30 @@ export interface paths {
          *     Permissions: the user themselves or edit_other_users, and view_team
          */
         get: operations["GetChannelsForTeamForUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/teams/{team_id}/channels/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a user's memberships of a team's channels
+         * @description Returns the user's memberships, with their read state, of every channel of the team they belong to (archived
+         *     ones included) and of their direct channels, in no particular order: what a client needs for its unread
+         *     markers. `me` means the caller.
+         *
+         *     Permissions: view_team; manage_system for another user's memberships
+         */
+        get: operations["GetChannelMembersForUser"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1782,6 +2208,31 @@ export interface components {
             /** @description Space-separated roles granted explicitly rather than through the scheme flags. */
             explicit_roles?: string;
         };
+        /** @description Counts about one channel, as GetChannelStats answers. */
+        ChannelStats: {
+            /** @description Id of the channel. */
+            channel_id: string;
+            /**
+             * Format: int64
+             * @description Members of the channel whose accounts are active (deactivated users are not counted).
+             */
+            member_count: number;
+            /**
+             * Format: int64
+             * @description Members who are guests; always 0 (Parley has no guest accounts).
+             */
+            guest_count: number;
+            /**
+             * Format: int64
+             * @description Pinned posts of the channel that are not deleted.
+             */
+            pinnedpost_count: number;
+            /**
+             * Format: int64
+             * @description Files attached to the channel's posts; -1 when the request asked `exclude_files_count=true`.
+             */
+            files_count: number;
+        };
         /** @description Result of marking channels as viewed. */
         ChannelViewResponse: {
             /**
@@ -2385,6 +2836,61 @@ export interface components {
             /** @description Space-separated roles granted explicitly rather than through the scheme flags. */
             explicit_roles?: string;
         };
+        /** @description Member counts of one team, as GetTeamStats answers. */
+        TeamStats: {
+            /** @description Id of the team. */
+            team_id: string;
+            /**
+             * Format: int64
+             * @description Current members of the team, deactivated users included.
+             */
+            total_member_count: number;
+            /**
+             * Format: int64
+             * @description Current members of the team whose accounts are active.
+             */
+            active_member_count: number;
+        };
+        /** @description A user's unread counts in one team, summed over their memberships of the team's channels that are not archived. Messages of a channel whose notify_props.mark_unread is `mention` count only as mentions. */
+        TeamUnread: {
+            /** @description Id of the team. */
+            team_id: string;
+            /**
+             * Format: int64
+             * @description Posts not yet seen, replies included.
+             */
+            msg_count: number;
+            /**
+             * Format: int64
+             * @description Mentions not yet seen, replies included.
+             */
+            mention_count: number;
+            /**
+             * Format: int64
+             * @description Mentions not yet seen in root posts.
+             */
+            mention_count_root: number;
+            /**
+             * Format: int64
+             * @description Root posts not yet seen.
+             */
+            msg_count_root: number;
+            /**
+             * Format: int64
+             * @description Unread followed threads; always 0 (collapsed reply threads are not tracked).
+             */
+            thread_count: number;
+            /**
+             * Format: int64
+             * @description Mentions in followed threads; always 0 (collapsed reply threads are not tracked).
+             */
+            thread_mention_count: number;
+            /**
+             * Format: int64
+             * @description Urgent mentions in followed threads; always 0 (collapsed reply threads are not tracked).
+             */
+            thread_urgent_mention_count: number;
+        };
         /** @description A user account as the server returns it. Secrets (password, MFA secret) are never included and auth_data is always blank. When the caller looks at another user, account-private fields are cleared (notify_props becomes empty, email_verified and allow_marketing false, counters 0) and email / first_name / last_name are blank unless PrivacySettings.ShowEmailAddress / ShowFullName allow them or the caller is a system admin. */
         User: {
             /** @description Unique 26-character id of the user. */
@@ -2475,6 +2981,13 @@ export interface components {
              * @description Time the user accepted those terms of service, epoch milliseconds.
              */
             terms_of_service_create_at?: number;
+        };
+        /** @description Users whose names start with the search term, as AutocompleteUsers answers: with `in_channel`, the channel's members in `users` and the team's other members in `out_of_channel`; otherwise everyone found in `users`. */
+        UserAutocomplete: {
+            /** @description The users found (members of the channel, when `in_channel` was given), sorted by username. */
+            users: components["schemas"]["User"][];
+            /** @description Only with `in_channel`; members of the team who are not in the channel, sorted by username. */
+            out_of_channel?: components["schemas"]["User"][];
         };
         /** @description A personal access token. It authenticates exactly like a session token (`Authorization: Bearer <token>`) and stays valid until revoked or until expires_at. The secret `token` is returned only once, on creation; listed tokens have no `token`. */
         UserAccessToken: {
@@ -2933,8 +3446,129 @@ export interface components {
              */
             seq: number;
         };
+        /** @description A channel's settings changed (name, header, purpose): to its members. */
+        WebSocketEvent_ChannelUpdated: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "channel_updated";
+            /** @description What happened. */
+            data: {
+                /** @description The Channel as it is now, as a JSON string. */
+                channel: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description A channel was archived: for a public channel to the team's members, for a private one to its members. */
+        WebSocketEvent_ChannelDeleted: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "channel_deleted";
+            /** @description What happened. */
+            data: {
+                /** @description The archived channel. */
+                channel_id: string;
+                /**
+                 * Format: int64
+                 * @description When it was archived, epoch milliseconds.
+                 */
+                delete_at: number;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description An archived channel was restored: for a public channel to the team's members, for a private one to its members. */
+        WebSocketEvent_ChannelRestored: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "channel_restored";
+            /** @description What happened. */
+            data: {
+                /** @description The restored channel. */
+                channel_id: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description The recipient's membership of a channel changed (its roles): to that member only. */
+        WebSocketEvent_ChannelMemberUpdated: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "channel_member_updated";
+            /** @description What happened. */
+            data: {
+                /** @description The ChannelMember as it is now, as a JSON string (the key is camelCase, as Mattermost sends it). */
+                channelMember: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description The recipient's system roles changed: to that user only. */
+        WebSocketEvent_UserRoleUpdated: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "user_role_updated";
+            /** @description What happened. */
+            data: {
+                /** @description The user. */
+                user_id: string;
+                /** @description The user's system roles now, space-separated. */
+                roles: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description A team's settings changed: to its members. */
+        WebSocketEvent_UpdateTeam: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "update_team";
+            /** @description What happened. */
+            data: {
+                /** @description The Team as it is now, as a JSON string, without its email and invite id. */
+                team: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
         /** @description An event the server sends on /api/v4/websocket: the envelope of Mattermost's WebSocket API (`event`, `data`, `broadcast`, `seq`), one schema per event name. */
-        WebSocketEvent: components["schemas"]["WebSocketEvent_Hello"] | components["schemas"]["WebSocketEvent_Posted"] | components["schemas"]["WebSocketEvent_PostEdited"] | components["schemas"]["WebSocketEvent_PostDeleted"] | components["schemas"]["WebSocketEvent_Typing"] | components["schemas"]["WebSocketEvent_ChannelViewed"] | components["schemas"]["WebSocketEvent_MultipleChannelsViewed"] | components["schemas"]["WebSocketEvent_ChannelCreated"] | components["schemas"]["WebSocketEvent_DirectAdded"] | components["schemas"]["WebSocketEvent_UserAdded"] | components["schemas"]["WebSocketEvent_UserRemoved"] | components["schemas"]["WebSocketEvent_AddedToTeam"] | components["schemas"]["WebSocketEvent_LeaveTeam"] | components["schemas"]["WebSocketEvent_NewUser"] | components["schemas"]["WebSocketEvent_UserUpdated"] | components["schemas"]["WebSocketEvent_ConfigChanged"] | components["schemas"]["WebSocketEvent_StatusChange"] | components["schemas"]["WebSocketEvent_ReactionAdded"] | components["schemas"]["WebSocketEvent_ReactionRemoved"];
+        WebSocketEvent: components["schemas"]["WebSocketEvent_Hello"] | components["schemas"]["WebSocketEvent_Posted"] | components["schemas"]["WebSocketEvent_PostEdited"] | components["schemas"]["WebSocketEvent_PostDeleted"] | components["schemas"]["WebSocketEvent_Typing"] | components["schemas"]["WebSocketEvent_ChannelViewed"] | components["schemas"]["WebSocketEvent_MultipleChannelsViewed"] | components["schemas"]["WebSocketEvent_ChannelCreated"] | components["schemas"]["WebSocketEvent_DirectAdded"] | components["schemas"]["WebSocketEvent_UserAdded"] | components["schemas"]["WebSocketEvent_UserRemoved"] | components["schemas"]["WebSocketEvent_AddedToTeam"] | components["schemas"]["WebSocketEvent_LeaveTeam"] | components["schemas"]["WebSocketEvent_NewUser"] | components["schemas"]["WebSocketEvent_UserUpdated"] | components["schemas"]["WebSocketEvent_ConfigChanged"] | components["schemas"]["WebSocketEvent_StatusChange"] | components["schemas"]["WebSocketEvent_ReactionAdded"] | components["schemas"]["WebSocketEvent_ReactionRemoved"] | components["schemas"]["WebSocketEvent_ChannelUpdated"] | components["schemas"]["WebSocketEvent_ChannelDeleted"] | components["schemas"]["WebSocketEvent_ChannelRestored"] | components["schemas"]["WebSocketEvent_ChannelMemberUpdated"] | components["schemas"]["WebSocketEvent_UserRoleUpdated"] | components["schemas"]["WebSocketEvent_UpdateTeam"];
         /** @description The server's answer to a client's action. It carries the action's seq in `seq_reply` and no `seq` of its own: replies are not events and do not advance the event numbering. */
         WebSocketResponse: {
             /**
@@ -3596,6 +4230,79 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    GetUsersByUsernames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       "alice",
+                 *       "bob"
+                 *     ]
+                 */
+                "application/json": string[];
+            };
+        };
+        responses: {
+            /** @description The users found, sorted by username. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    AutocompleteUsers: {
+        parameters: {
+            query?: {
+                /** @description Only members of this team (empty means no team). */
+                in_team?: string;
+                /** @description Split the team's members into this channel's members and the others (empty means no channel). */
+                in_channel?: string;
+                /** @description The start of the names to find; empty finds everyone. */
+                name?: string;
+                /** @description At most this many users per list (default 100; larger values are reduced to 1000). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The users found. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserAutocomplete"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     GetUserByUsername: {
         parameters: {
             query?: never;
@@ -3751,6 +4458,124 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    UpdateUserRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "roles": "system_user system_admin"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Space-separated system roles. */
+                    roles: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The roles are set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetProfileImage: {
+        parameters: {
+            query?: {
+                /** @description Cache buster some clients add (the user's last_picture_update); ignored. */
+                _?: string;
+            };
+            header?: {
+                /** @description An entity tag from an earlier response. If it still matches, the server answers 304 Not Modified without a body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 128×128 PNG. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    /** @description `max-age=300, private`: the picture follows the username, so caches keep it briefly. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetDefaultProfileImage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An entity tag from an earlier response. If it still matches, the server answers 304 Not Modified without a body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 128×128 PNG. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    /** @description `max-age=300, private`: the picture follows the username, so caches keep it briefly. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4402,7 +5227,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description URL name of the team. */
-                name: string;
+                team_name: string;
             };
             cookie?: never;
         };
@@ -4450,6 +5275,92 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    PatchTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "display_name": "Engineering",
+                 *       "description": "Where the code gets written",
+                 *       "allow_open_invite": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description New name shown to users (1 to 64 characters). */
+                    display_name?: string;
+                    /** @description New description (at most 255 characters). */
+                    description?: string;
+                    /** @description New company name (at most 64 characters). */
+                    company_name?: string;
+                    /** @description E-mail domains allowed to join (at most 500 characters); stored, not enforced. */
+                    allowed_domains?: string;
+                    /** @description Whether anyone may join (an open team) or only those invited. */
+                    allow_open_invite?: boolean;
+                    /** @description Group sync is not supported; true is refused. */
+                    group_constrained?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The updated team. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetTeamStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamStats"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4547,6 +5458,38 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    RemoveTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user is no longer on the team. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     GetTeamsForUser: {
         parameters: {
             query?: never;
@@ -4566,6 +5509,72 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Team"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetTeamsUnreadForUser: {
+        parameters: {
+            query?: {
+                /** @description Leave this team out (the one a client shows already). */
+                exclude_team?: string;
+                /** @description Accepted as Client4 sends it; threads are not tracked, so the thread counts stay 0. */
+                include_collapsed_threads?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts, one entry per team. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamUnread"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetTeamUnread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamUnread"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4699,6 +5708,216 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Channel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    UpdateChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The channel id (26 lower-case letters and digits). */
+                channel_id: components["parameters"]["ChannelIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "9tnjqpjhd7ft3ex9w6qt3b9p4e",
+                 *       "type": "O",
+                 *       "display_name": "Release planning",
+                 *       "name": "release-planning",
+                 *       "header": "Next release: **Friday**",
+                 *       "purpose": "Plan and track releases"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Id of the channel; must equal the channel_id of the path. */
+                    id: string;
+                    /** @description The channel's type; a different one than it has is refused. */
+                    type?: string;
+                    /** @description New name shown to users; unchanged when empty. */
+                    display_name?: string;
+                    /** @description New URL name; unchanged when empty. */
+                    name?: string;
+                    /** @description New header (Markdown, at most 1024 characters); absent or empty clears it. */
+                    header?: string;
+                    /** @description New purpose (at most 250 characters); absent or empty clears it. */
+                    purpose?: string;
+                    /** @description Group sync is not supported; true is refused. */
+                    group_constrained?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The updated channel. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    DeleteChannel: {
+        parameters: {
+            query?: {
+                /** @description Delete the channel and its posts for good; not enabled on this server. */
+                permanent?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The channel id (26 lower-case letters and digits). */
+                channel_id: components["parameters"]["ChannelIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel is archived. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    PatchChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The channel id (26 lower-case letters and digits). */
+                channel_id: components["parameters"]["ChannelIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "header": "Standup at **9:30**",
+                 *       "purpose": "Daily coordination"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description New name shown to users (1 to 64 characters). */
+                    display_name?: string;
+                    /** @description New URL name (lower-case letters, digits, dashes and underscores; at most 64). */
+                    name?: string;
+                    /** @description New header (Markdown, at most 1024 characters). */
+                    header?: string;
+                    /** @description New purpose (at most 250 characters). */
+                    purpose?: string;
+                    /** @description Group sync is not supported; true is refused. */
+                    group_constrained?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The updated channel. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    RestoreChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The channel id (26 lower-case letters and digits). */
+                channel_id: components["parameters"]["ChannelIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The restored channel. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetChannelStats: {
+        parameters: {
+            query?: {
+                /** @description When true the files are not counted and `files_count` is -1 (Client4 sends it unless asked for files). */
+                exclude_files_count?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The channel id (26 lower-case letters and digits). */
+                channel_id: components["parameters"]["ChannelIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelStats"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4861,6 +6080,52 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    UpdateChannelRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The channel id (26 lower-case letters and digits). */
+                channel_id: components["parameters"]["ChannelIdPath"];
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "roles": "channel_user channel_admin"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Space-separated channel roles. */
+                    roles: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The roles are set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     ViewChannel: {
         parameters: {
             query?: never;
@@ -4980,6 +6245,41 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    GetChannelByNameForTeamName: {
+        parameters: {
+            query?: {
+                /** @description When true, archived channels are found too. Client4 always sends it. */
+                include_deleted?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description URL name of the team. */
+                team_name: string;
+                /** @description URL name of the channel. */
+                channel_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     GetChannelsForTeamForUser: {
         parameters: {
             query?: {
@@ -5006,6 +6306,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Channel"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetChannelMembersForUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The memberships. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelMember"][];
                 };
             };
             400: components["responses"]["BadRequest"];

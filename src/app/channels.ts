@@ -1,5 +1,17 @@
 import { isValidId } from '../lib/ids';
-import { AppError, CHANNEL_LIMITS, isDatabaseError, type Channel, type ChannelMember, type CreateChannelInput, type Session, type Team } from '../model';
+import {
+  AppError,
+  CHANNEL_LIMITS,
+  isDatabaseError,
+  type Channel,
+  type ChannelMember,
+  type ChannelPatch,
+  type ChannelStats,
+  type CreateChannelInput,
+  type Session,
+  type Team,
+  type UpdateChannelInput,
+} from '../model';
 import type { TxStores } from '../store';
 import { Authz } from './authz';
 import type { Deps } from './deps';
@@ -13,9 +25,30 @@ const DEFAULT_CHANNELS = [
   { name: 'off-topic', display_name: 'Off-Topic' },
 ];
 
+const cannotRenameDefault = () => AppError.badRequest('api.channel.update_channel.tried.app_error', 'Tried to perform an invalid update of the default channel town-square.');
+
 const invalid = (field: string, message: string) => AppError.badRequest(`model.channel.is_valid.${field}.app_error`, message);
 
 export const channelNotFound = () => AppError.notFound('app.channel.get.existing.app_error', 'Unable to find the existing channel.');
+
+const channelNameMissing = () => AppError.notFound('app.channel.get_by_name.missing.app_error', 'Unable to find the channel by name.');
+const memberMissing = () => AppError.notFound('app.channel.get_member.missing.app_error', 'No channel member found for that user ID and channel ID.');
+const archived = () => AppError.badRequest('api.channel.update_channel.deleted.app_error', 'The channel has been archived or deleted.');
+const nameTakenOnUpdate = () => AppError.badRequest('store.sql_channel.update.exists.app_error', 'A channel with that name already exists on the same team.');
+
+/** The settings PatchChannel and UpdateChannel may change. */
+type ChannelChanges = Partial<Pick<Channel, 'display_name' | 'name' | 'header' | 'purpose'>>;
+
+/** Channel roles as a member holds them: the scheme's two roles are flags; Parley has no other channel roles. */
+const SCHEME_CHANNEL_ROLES = new Set(['channel_user', 'channel_admin']);
+/** Roles of other scopes: naming one here is the scheme-role error, as in Mattermost. */
+const OTHER_SCOPE_ROLES = new Set(['team_user', 'team_admin', 'team_guest', 'system_user', 'system_admin', 'system_guest', 'system_user_access_token']);
+const ROLE_NAME = /^[a-z0-9_]{1,64}$/;
+
+/** A member's copy of another member as Mattermost sanitises it: when that member was last there is theirs. */
+function sanitizeMember(member: ChannelMember, viewerId: string): ChannelMember {
+  return member.user_id === viewerId ? member : { ...member, last_viewed_at: -1, last_update_at: -1 };
+}
 
 export class ChannelsService {
   private readonly authz: Authz;
@@ -136,12 +169,14 @@ export class ChannelsService {
    * 404 with the same id, as Mattermost answers: names are guessable, so a 403 would confirm that one exists.
    */
   async getByName(teamId: string, name: string, includeDeleted: boolean, session: Session): Promise<Channel> {
-    const missing = () => AppError.notFound('app.channel.get_by_name.missing.app_error', 'Unable to find the channel by name.');
+    const missing = channelNameMissing;
     const channel = await this.deps.stores.channels.getByName(teamId, name, includeDeleted);
     if (!channel) throw missing();
     if (channel.type !== 'O') {
-      if (!(await this.authz.channel(session, channel, 'read_channel'))) throw missing();
-      return channel;
+      // Team admins may look up their team's private channels, as in Mattermost.
+      if (await this.authz.channel(session, channel, 'read_channel')) return channel;
+      if (channel.team_id && (await this.authz.team(session, channel.team_id, 'manage_team'))) return channel;
+      throw missing();
     }
     await this.authz.requireChannel(session, channel, 'read_channel');
     return channel;
@@ -216,19 +251,19 @@ export class ChannelsService {
     const { stores } = this.deps;
     const channel = await stores.channels.get(channelId);
     if (!channel) throw channelNotFound();
+    if (!(await stores.users.get(id))) throw AppError.notFound('app.user.missing_account.const', 'Unable to find the user.');
     if (channel.type !== 'O' && channel.type !== 'P') {
-      throw AppError.badRequest('api.channel.remove_user_from_channel.direct.app_error', 'Users cannot be removed from direct or group message channels.');
+      throw AppError.badRequest('api.channel.remove_channel_member.type.app_error', 'Unable to remove user from a channel of this type.');
     }
     if (id !== session.userId) {
       await this.authz.requireChannel(session, channel, channel.type === 'O' ? 'manage_public_channel_members' : 'manage_private_channel_members');
     }
-    // Every team member stays in the default channel, as in Mattermost (Parley has no guests).
+    // Every team member stays in the default channel, as in Mattermost (Parley has no guests). Leaving a private
+    // channel as its last member is allowed, as Mattermost's API allows it.
     if (channel.name === 'town-square') {
       throw AppError.badRequest('api.channel.remove.default.app_error', 'Unable to remove user from the default channel town-square.');
     }
-    if ((await stores.channels.removeMember(channelId, id)) === 0) {
-      throw AppError.notFound('app.channel.get_member.missing.app_error', 'No channel member found for that user ID and channel ID.');
-    }
+    if ((await stores.channels.removeMember(channelId, id)) === 0) throw memberMissing();
     this.realtime.userRemoved(channel, id, session.userId);
   }
 
@@ -256,5 +291,211 @@ export class ChannelsService {
     this.realtime.channelsViewed(id, times);
     if (id === session.userId) this.status.activity(id, true).catch((err: unknown) => this.deps.onBackgroundError(err, 'status not updated'));
     return times;
+  }
+
+  /** A channel by its team's name and its own (how web links name it); an invite-only team hides as a missing one. */
+  async getByTeamName(teamName: string, name: string, includeDeleted: boolean, session: Session): Promise<Channel> {
+    const team = await this.deps.stores.teams.getByName(teamName);
+    const teamMissing = () => AppError.notFound('app.team.get_by_name.missing.app_error', 'Unable to find the existing team.');
+    if (!team || team.delete_at !== 0) throw teamMissing();
+    if (!team.allow_open_invite && !(await this.authz.team(session, team.id, 'view_team'))) throw teamMissing();
+    return this.getByName(team.id, name, includeDeleted, session);
+  }
+
+  /** Who may change a channel's settings: the properties permission of its type; for a direct channel, its members. */
+  private async requireProperties(session: Session, channel: Channel): Promise<void> {
+    if (channel.type === 'O') return this.authz.requireChannel(session, channel, 'manage_public_channel_properties');
+    if (channel.type === 'P') return this.authz.requireChannel(session, channel, 'manage_private_channel_properties');
+    if (!(await this.deps.stores.channels.getMember(channel.id, session.userId))) {
+      throw new AppError('api.channel.patch_update_channel.forbidden.app_error', 'You do not have the appropriate permissions.', 403);
+    }
+  }
+
+  /** Group sync does not exist here: asking for it is refused as Mattermost refuses it without a licence. */
+  private static checkGroupConstrained(value: boolean | null | undefined): void {
+    if (value === true) {
+      throw AppError.badRequest('api.channel.patch_update_channel.group_constrained_not_allowed.app_error', 'Group sync is not available for this channel.');
+    }
+  }
+
+  async patch(channelId: string, patch: ChannelPatch, session: Session): Promise<Channel> {
+    const changes: ChannelChanges = {};
+    for (const key of ['display_name', 'name', 'header', 'purpose'] as const) if (patch[key] !== undefined) changes[key] = patch[key];
+    const channel = await this.deps.stores.channels.get(channelId);
+    if (!channel) throw channelNotFound();
+    if (Object.keys(changes).length === 0 && (patch.group_constrained === undefined || patch.group_constrained === null)) {
+      throw AppError.badRequest('api.channel.patch_update_channel.no_changes.app_error', 'No changes to make to the channel.');
+    }
+    ChannelsService.checkGroupConstrained(patch.group_constrained);
+    await this.requireProperties(session, channel);
+    if (channel.type === 'D' || channel.type === 'G') {
+      const differs = (key: 'name' | 'display_name' | 'purpose') => changes[key] !== undefined && changes[key] !== channel[key];
+      if (differs('name') || differs('display_name') || differs('purpose')) {
+        throw AppError.badRequest('api.channel.patch_update_channel.update_direct_or_group_messages_not_allowed.app_error', 'Only the header of a direct or group message can be changed.');
+      }
+    }
+    if (channel.name === 'town-square' && changes.name !== undefined && changes.name !== channel.name) throw cannotRenameDefault();
+    // Mattermost lets a patch change an archived channel; here an archived channel is read-only, as UpdateChannel
+    // (and the clients) treat it.
+    if (channel.delete_at !== 0) throw archived();
+    return this.applyChanges(channel, changes);
+  }
+
+  async update(channelId: string, input: UpdateChannelInput, session: Session): Promise<Channel> {
+    if (input.id !== channelId) throw AppError.invalidParam('channel_id');
+    const channel = await this.deps.stores.channels.get(channelId);
+    if (!channel) throw channelNotFound();
+    await this.requireProperties(session, channel);
+    if (channel.type === 'D' || channel.type === 'G') {
+      if ((input.name && input.name !== channel.name) || (input.display_name && input.display_name !== channel.display_name) || (input.purpose ?? '') !== channel.purpose) {
+        throw AppError.badRequest('api.channel.update_channel.update_direct_or_group_messages_not_allowed.app_error', 'Only the header of a direct or group message can be changed.');
+      }
+    }
+    if (channel.delete_at !== 0) throw archived();
+    if (input.type && input.type !== channel.type) {
+      throw AppError.badRequest('api.channel.update_channel.typechange.app_error', 'Channel type cannot be updated.');
+    }
+    if (channel.name === 'town-square' && input.name && input.name !== channel.name) throw cannotRenameDefault();
+    ChannelsService.checkGroupConstrained(input.group_constrained);
+    // As in Mattermost: header and purpose are always the body's; names only when given.
+    const changes: ChannelChanges = { header: input.header ?? '', purpose: input.purpose ?? '' };
+    if (input.display_name) changes.display_name = input.display_name;
+    if (input.name) changes.name = input.name;
+    return this.applyChanges(channel, changes);
+  }
+
+  /** Checks and writes new settings, then tells the channel's members. */
+  private async applyChanges(channel: Channel, changes: ChannelChanges): Promise<Channel> {
+    const { stores } = this.deps;
+    const isDirect = channel.type === 'D' || channel.type === 'G';
+    if (changes.name !== undefined && changes.name !== channel.name && !isValidChannelName(changes.name)) {
+      throw invalid('2_or_more', 'Name must be 1 to 64 lowercase alphanumeric characters, dashes or underscores.');
+    }
+    if (changes.display_name !== undefined && !isDirect && (!changes.display_name || !withinRunes(changes.display_name, CHANNEL_LIMITS.displayName))) {
+      throw invalid('display_name', 'Invalid display name.');
+    }
+    if (!withinRunes(changes.header, CHANNEL_LIMITS.header)) throw invalid('header', 'Invalid header.');
+    if (!withinRunes(changes.purpose, CHANNEL_LIMITS.purpose)) throw invalid('purpose', 'Invalid purpose.');
+    if (changes.name !== undefined && changes.name !== channel.name) {
+      const other = await stores.channels.getByName(channel.team_id, changes.name, true);
+      if (other && other.id !== channel.id) throw nameTakenOnUpdate();
+    }
+    // Strictly later than before, so a cached copy (the webhook path's) is seen to be stale even within a millisecond.
+    const updateAt = Math.max(this.deps.now(), channel.update_at + 1);
+    try {
+      if (!(await stores.channels.update(channel.id, { ...changes, update_at: updateAt }))) throw channelNotFound();
+    } catch (err) {
+      // Lost a race on the unique (team, name) to a channel created or renamed after the check above.
+      if (isDatabaseError(err, 'duplicate')) throw nameTakenOnUpdate();
+      throw err;
+    }
+    const updated: Channel = { ...channel, ...changes, update_at: updateAt };
+    this.realtime.channelUpdated(updated);
+    return updated;
+  }
+
+  /**
+   * Archives a channel: no more posts, and its incoming webhooks are deleted (as Mattermost does), in one
+   * transaction. Public channels are announced to the whole team, private ones to their members.
+   */
+  async archive(channelId: string, permanent: boolean, session: Session): Promise<void> {
+    const { stores } = this.deps;
+    const channel = await stores.channels.get(channelId);
+    if (!channel) throw channelNotFound();
+    if (channel.type !== 'O' && channel.type !== 'P') {
+      throw AppError.badRequest('api.channel.delete_channel.type.invalid', 'Could not delete channel of this type.');
+    }
+    await this.authz.requireChannel(session, channel, channel.type === 'O' ? 'delete_public_channel' : 'delete_private_channel');
+    if (permanent) {
+      // ServiceSettings.EnableAPIChannelDeletion does not exist here: permanent deletion is always off.
+      const forAdmin = this.authz.system(session, 'manage_system');
+      throw new AppError(
+        forAdmin ? 'api.user.delete_channel.not_enabled.for_admin.app_error' : 'api.user.delete_channel.not_enabled.app_error',
+        'Permanent channel deletion is not enabled on this server.',
+        401,
+      );
+    }
+    const alreadyArchived = () => AppError.badRequest('api.channel.delete_channel.deleted.app_error', 'The channel has been archived or deleted.');
+    if (channel.delete_at !== 0) throw alreadyArchived();
+    if (channel.name === 'town-square') {
+      throw AppError.badRequest('api.channel.delete_channel.cannot.app_error', 'Unable to delete the default channel town-square.');
+    }
+    const now = this.deps.now();
+    await stores.transaction(async (tx) => {
+      // Conditional: of two archives racing, one wins and the other is told the channel is archived already.
+      if (!(await tx.channels.setDeleteAt(channel.id, now, Math.max(now, channel.update_at + 1)))) throw alreadyArchived();
+      await tx.webhooks.softDeleteForChannel(channel.id, now);
+    });
+    this.realtime.channelDeleted(channel, now);
+  }
+
+  /** Unarchives a channel; its webhooks stay deleted. */
+  async restore(channelId: string, session: Session): Promise<Channel> {
+    const { stores } = this.deps;
+    const channel = await stores.channels.get(channelId);
+    if (!channel) throw channelNotFound();
+    await this.authz.requireTeam(session, channel.team_id, 'manage_team');
+    const notArchived = () => AppError.badRequest('api.channel.restore_channel.restored.app_error', 'The channel is not archived.');
+    if (channel.delete_at === 0) throw notArchived();
+    const updateAt = Math.max(this.deps.now(), channel.update_at + 1);
+    if (!(await stores.channels.setDeleteAt(channel.id, 0, updateAt))) throw notArchived();
+    const restored: Channel = { ...channel, delete_at: 0, update_at: updateAt };
+    this.realtime.channelRestored(restored);
+    return restored;
+  }
+
+  /** A user's memberships of a team's channels and of their direct channels: what a client's unread markers need. */
+  async membersForUser(userId: string, teamId: string, session: Session): Promise<ChannelMember[]> {
+    await this.authz.requireTeam(session, teamId, 'view_team');
+    if (userId !== session.userId) this.authz.requireSystem(session, 'manage_system');
+    const members = await this.deps.stores.channels.membersForUser(teamId, userId);
+    return members.map((m) => sanitizeMember(m, session.userId));
+  }
+
+  async stats(channelId: string, excludeFilesCount: boolean, session: Session): Promise<ChannelStats> {
+    const { stores } = this.deps;
+    const channel = await stores.channels.get(channelId);
+    if (!channel) throw channelNotFound();
+    await this.authz.requireChannel(session, channel, 'read_channel');
+    const [memberCount, pinned] = await Promise.all([stores.channels.activeMemberCount(channelId), stores.channels.pinnedPostCount(channelId)]);
+    return {
+      channel_id: channelId,
+      member_count: memberCount,
+      guest_count: 0,
+      pinnedpost_count: pinned,
+      // No file is ever attached to a post here yet, so there is nothing to count.
+      files_count: excludeFilesCount ? -1 : 0,
+    };
+  }
+
+  /**
+   * Sets a member's channel roles. Only the scheme's roles exist here: `channel_user`, which every member holds,
+   * and `channel_admin`.
+   */
+  async updateMemberRoles(channelId: string, userId: string, roles: string, session: Session): Promise<void> {
+    const { stores } = this.deps;
+    const names = roles.split(/\s+/).filter(Boolean);
+    if (!names.every((n) => ROLE_NAME.test(n))) throw AppError.invalidParam('roles');
+    const channel = await stores.channels.get(channelId);
+    if (!channel) throw channelNotFound();
+    await this.authz.requireChannel(session, channel, 'manage_channel_roles');
+    if (!(await stores.channels.getMember(channelId, userId))) throw memberMissing();
+    for (const name of names) {
+      if (SCHEME_CHANNEL_ROLES.has(name)) continue;
+      if (name === 'channel_guest') {
+        throw AppError.badRequest('api.channel.update_channel_member_roles.changing_guest_role.app_error', 'Invalid channel member update: You cannot add or remove the guest role manually.');
+      }
+      if (OTHER_SCOPE_ROLES.has(name)) {
+        throw AppError.badRequest('api.channel.update_channel_member_roles.scheme_role.app_error', 'The provided role is managed by a Scheme and therefore cannot be applied directly to a Channel Member.');
+      }
+      throw AppError.badRequest('app.role.get_by_name.app_error', `Unable to find the role ${name}.`);
+    }
+    if (!names.includes('channel_user')) {
+      throw AppError.badRequest('api.channel.update_channel_member_roles.unset_user_scheme.app_error', 'Invalid channel member update: A user must be a guest or a user, but not both.');
+    }
+    const now = this.deps.now();
+    if (!(await stores.channels.updateMemberRoles(channelId, userId, { schemeAdmin: names.includes('channel_admin'), explicit: '', now }))) throw memberMissing();
+    const member = await stores.channels.getMember(channelId, userId);
+    if (member) this.realtime.channelMemberUpdated(member);
   }
 }

@@ -31,7 +31,14 @@ export type Permission =
   | 'remove_reaction'
   // Removing someone else's reaction: system admins only, as in Mattermost's default scheme.
   | 'remove_others_reactions'
-  | 'upload_file';
+  | 'upload_file'
+  | 'manage_public_channel_properties'
+  | 'manage_private_channel_properties'
+  | 'delete_public_channel'
+  | 'delete_private_channel'
+  | 'manage_channel_roles'
+  | 'remove_user_from_team'
+  | 'manage_roles';
 
 const TEAM_USER: Permission[] = [
   'view_team',
@@ -52,6 +59,13 @@ const TEAM_ADMIN: Permission[] = [
   'manage_others_incoming_webhooks',
   'delete_others_posts',
   'edit_others_posts',
+  // Team admins moderate every channel of their team, members of it or not.
+  'manage_public_channel_properties',
+  'manage_private_channel_properties',
+  'delete_public_channel',
+  'delete_private_channel',
+  'manage_channel_roles',
+  'remove_user_from_team',
 ];
 
 const CHANNEL_USER: Permission[] = [
@@ -65,9 +79,14 @@ const CHANNEL_USER: Permission[] = [
   'upload_file',
   'manage_public_channel_members',
   'manage_private_channel_members',
+  // Mattermost's default scheme lets every member rename and archive the channels they are in.
+  'manage_public_channel_properties',
+  'manage_private_channel_properties',
+  'delete_public_channel',
+  'delete_private_channel',
 ];
 
-const CHANNEL_ADMIN: Permission[] = [...CHANNEL_USER];
+const CHANNEL_ADMIN: Permission[] = [...CHANNEL_USER, 'manage_channel_roles'];
 
 const ROLES: Record<string, ReadonlySet<Permission>> = {
   system_user: new Set<Permission>(['create_team', 'create_direct_channel']),

@@ -1,7 +1,7 @@
-import type { Channel, Post, Reaction, UserRecord } from '../model';
+import type { Channel, ChannelMember, Post, Reaction, Team, UserRecord } from '../model';
 import type { Deps } from './deps';
 import { type Audience, broadcast, type RealtimeEvent } from './events';
-import { sanitizeUser } from './sanitize';
+import { sanitizeTeam, sanitizeUser } from './sanitize';
 
 /**
  * Channel member ids, loaded for the events published in one turn of the event loop with one query. A load joins a
@@ -203,12 +203,65 @@ export class Realtime {
     this.send(() => [{ event: 'added_to_team', data: { team_id: teamId, user_id: userId }, broadcast: broadcast({ user_id: userId }), audience: this.user(userId) }]);
   }
 
-  /** To the team's remaining members, and to the user who left. */
+  /** To the team's remaining members (the user left out, as Mattermost marks it), and to the user who left. */
   leaveTeam(teamId: string, userId: string): void {
     this.send(async () => [
-      { event: 'leave_team', data: { team_id: teamId, user_id: userId }, broadcast: broadcast({ team_id: teamId }), audience: { kind: 'users', userIds: await this.deps.stores.teams.memberIds(teamId) } },
+      {
+        event: 'leave_team',
+        data: { team_id: teamId, user_id: userId },
+        broadcast: broadcast({ team_id: teamId, omit_users: { [userId]: true } }),
+        audience: await this.teamAudience(teamId),
+        omitUsers: [userId],
+      },
       { event: 'leave_team', data: { team_id: teamId, user_id: userId }, broadcast: broadcast({ user_id: userId }), audience: this.user(userId) },
     ]);
+  }
+
+  private async teamAudience(teamId: string): Promise<Audience> {
+    return { kind: 'users', userIds: await this.deps.stores.teams.memberIds(teamId) };
+  }
+
+  /** A team's new settings, to its members, without what only its managers may see (email, invite id). */
+  updateTeam(team: Team): void {
+    this.send(async () => [
+      { event: 'update_team', data: { team: JSON.stringify(sanitizeTeam(team, false)) }, broadcast: broadcast({ team_id: team.id }), audience: await this.teamAudience(team.id) },
+    ]);
+  }
+
+  /** A channel's new settings, to its members (Mattermost broadcasts it on the channel, public or not). */
+  channelUpdated(channel: Channel): void {
+    this.send(async () => [
+      { event: 'channel_updated', data: { channel: JSON.stringify(channel) }, broadcast: broadcast({ channel_id: channel.id }), audience: await this.channelAudience(channel.id) },
+    ]);
+  }
+
+  /**
+   * Where an archive or restore is announced, as Mattermost does: for a public channel the whole team (every member
+   * may browse it, and their lists change), for a private channel only its members.
+   */
+  private async archiveScope(channel: Channel): Promise<{ broadcast: ReturnType<typeof broadcast>; audience: Audience }> {
+    if (channel.type === 'O') return { broadcast: broadcast({ team_id: channel.team_id }), audience: await this.teamAudience(channel.team_id) };
+    return { broadcast: broadcast({ channel_id: channel.id }), audience: await this.channelAudience(channel.id) };
+  }
+
+  channelDeleted(channel: Channel, deleteAt: number): void {
+    this.send(async () => [{ event: 'channel_deleted', data: { channel_id: channel.id, delete_at: deleteAt }, ...(await this.archiveScope(channel)) }]);
+  }
+
+  channelRestored(channel: Channel): void {
+    this.send(async () => [{ event: 'channel_restored', data: { channel_id: channel.id }, ...(await this.archiveScope(channel)) }]);
+  }
+
+  /** A membership's new roles, to that member only (the key is camelCase, as Mattermost sends it). */
+  channelMemberUpdated(member: ChannelMember): void {
+    this.send(() => [
+      { event: 'channel_member_updated', data: { channelMember: JSON.stringify(member) }, broadcast: broadcast({ user_id: member.user_id }), audience: this.user(member.user_id) },
+    ]);
+  }
+
+  /** A user's new system roles, to that user only. */
+  userRoleUpdated(userId: string, roles: string): void {
+    this.send(() => [{ event: 'user_role_updated', data: { user_id: userId, roles }, broadcast: broadcast({ user_id: userId }), audience: this.user(userId) }]);
   }
 
   newUser(userId: string): void {

@@ -1,5 +1,6 @@
 import { newId } from '../lib/ids';
-import { AppError, TEAM_LIMITS, type Channel, type CreateTeamInput, type Session, type Team, type TeamMember } from '../model';
+import { AppError, TEAM_LIMITS, type Channel, type CreateTeamInput, type Session, type Team, type TeamMember, type TeamPatch, type TeamStats, type TeamUnread } from '../model';
+import type { ChannelUnreadRow } from '../store/channels-store';
 import { isDatabaseError } from '../model/store-errors';
 import { Authz } from './authz';
 import type { ChannelsService } from './channels';
@@ -145,4 +146,114 @@ export class TeamsService {
       excludeDeletedUsers: opts.excludeDeletedUsers,
     });
   }
+
+  /**
+   * Changes some settings of a team. `allow_open_invite` and `type` move together, and closing a team gives it a
+   * new invite id (old invitations stop working), as in Mattermost.
+   */
+  async patch(teamId: string, patch: TeamPatch, session: Session): Promise<Team> {
+    const { stores } = this.deps;
+    const team = await stores.teams.get(teamId);
+    if (!team || team.delete_at !== 0) throw teamNotFound();
+    await this.authz.requireTeam(session, teamId, 'manage_team');
+    // Group sync does not exist here.
+    if (patch.group_constrained === true) throw AppError.invalidParam('group_constrained');
+    const changes: Partial<Team> = {};
+    if (patch.display_name !== undefined) {
+      if (!patch.display_name || !withinRunes(patch.display_name, TEAM_LIMITS.displayName)) {
+        throw invalid('name', `Invalid display name: it must be 1 to ${TEAM_LIMITS.displayName} characters.`);
+      }
+      changes.display_name = patch.display_name;
+    }
+    if (patch.description !== undefined) {
+      if (!withinRunes(patch.description, TEAM_LIMITS.description)) throw invalid('description', 'Invalid description.');
+      changes.description = patch.description;
+    }
+    if (patch.company_name !== undefined) {
+      if (!withinRunes(patch.company_name, TEAM_LIMITS.companyName)) throw invalid('companyname', 'Invalid company name.');
+      changes.company_name = patch.company_name;
+    }
+    if (patch.allowed_domains !== undefined) {
+      if (patch.allowed_domains.length > TEAM_LIMITS.allowedDomains) throw invalid('domains', 'Invalid allowed domains.');
+      changes.allowed_domains = patch.allowed_domains;
+    }
+    if (patch.allow_open_invite !== undefined) {
+      changes.allow_open_invite = patch.allow_open_invite;
+      changes.type = patch.allow_open_invite ? 'O' : 'I';
+      if (!patch.allow_open_invite) changes.invite_id = newId();
+    }
+    changes.update_at = Math.max(this.deps.now(), team.update_at + 1);
+    if (!(await stores.teams.update(teamId, changes))) throw teamNotFound();
+    const updated: Team = { ...team, ...changes };
+    this.realtime.updateTeam(updated);
+    return this.show(updated, session);
+  }
+
+  /**
+   * Takes a user off a team (leaving it, or removed by a manager) and out of all of its channels, in one
+   * transaction. As in Mattermost the channels are left silently (no user_removed), and the team is told once.
+   */
+  async removeMember(teamId: string, userId: string, session: Session): Promise<void> {
+    const { stores } = this.deps;
+    if (userId !== session.userId) await this.authz.requireTeam(session, teamId, 'remove_user_from_team');
+    const team = await stores.teams.get(teamId);
+    if (!team) throw teamNotFound();
+    if (!(await stores.users.get(userId))) throw AppError.notFound('app.user.missing_account.const', 'Unable to find the user.');
+    const now = this.deps.now();
+    await stores.transaction(async (tx) => {
+      if (!(await tx.teams.removeMember(teamId, userId, now))) {
+        throw AppError.badRequest('api.team.remove_user_from_team.missing.app_error', 'The user does not appear to be part of this team.');
+      }
+      await tx.channels.removeMemberFromTeamChannels(teamId, userId);
+    });
+    this.realtime.leaveTeam(teamId, userId);
+  }
+
+  async stats(teamId: string, session: Session): Promise<TeamStats> {
+    await this.authz.requireTeam(session, teamId, 'view_team');
+    if (!(await this.deps.stores.teams.get(teamId))) throw teamNotFound();
+    const counts = await this.deps.stores.teams.memberCounts(teamId);
+    return { team_id: teamId, total_member_count: counts.total, active_member_count: counts.active };
+  }
+
+  async unread(userId: string, teamId: string, session: Session): Promise<TeamUnread> {
+    if (userId !== session.userId) this.authz.requireSystem(session, 'edit_other_users');
+    await this.authz.requireTeam(session, teamId, 'view_team');
+    const rows = await this.deps.stores.channels.unreadsForUser(userId, { teamId });
+    return sumUnreads(teamId, rows);
+  }
+
+  async unreads(userId: string, excludeTeamId: string, session: Session): Promise<TeamUnread[]> {
+    if (userId !== session.userId) this.authz.requireSystem(session, 'manage_system');
+    const rows = await this.deps.stores.channels.unreadsForUser(userId, { excludeTeamId });
+    const byTeam = new Map<string, ChannelUnreadRow[]>();
+    for (const r of rows) byTeam.set(r.teamId, [...(byTeam.get(r.teamId) ?? []), r]);
+    return [...byTeam].map(([teamId, list]) => sumUnreads(teamId, list));
+  }
+}
+
+/**
+ * A team's unread counts from its channels', as Mattermost sums them: mentions always count; plain messages only
+ * where the member's mark_unread is not "mention". Threads are not tracked, so their counts are 0.
+ */
+function sumUnreads(teamId: string, rows: ChannelUnreadRow[]): TeamUnread {
+  const out: TeamUnread = {
+    team_id: teamId,
+    msg_count: 0,
+    mention_count: 0,
+    mention_count_root: 0,
+    msg_count_root: 0,
+    thread_count: 0,
+    thread_mention_count: 0,
+    thread_urgent_mention_count: 0,
+  };
+  for (const r of rows) {
+    out.mention_count += r.mentionCount;
+    out.mention_count_root += r.mentionCountRoot;
+    if (r.markUnread !== 'mention') {
+      out.msg_count += r.msgCount;
+      out.msg_count_root += r.msgCountRoot;
+    }
+  }
+  return out;
 }

@@ -1,11 +1,12 @@
 import { newId } from '../lib/ids';
-import { AppError, USER_LIMITS, isDatabaseError, type CreateUserInput, type Session, type User, type UserPatch, type UserRecord } from '../model';
+import { defaultAvatar } from '../lib/avatar';
+import { AppError, USER_LIMITS, isDatabaseError, type CreateUserInput, type Session, type User, type UserAutocomplete, type UserPatch, type UserRecord } from '../model';
 import type { StoreSet } from '../store';
 import type { UserFilter } from '../store/users-store';
 import { Authz } from './authz';
 import type { Deps } from './deps';
 import type { Passwords } from './passwords';
-import { isSystemAdmin } from './permissions';
+import { VALID_SYSTEM_ROLES, isSystemAdmin } from './permissions';
 import { fitsUserMap, isValidEmail, isValidUsername, withinRunes } from './rules';
 import type { Realtime } from './realtime';
 import { sanitizeUser } from './sanitize';
@@ -329,5 +330,78 @@ export class UsersService {
     });
     if (!active) this.deps.events.revoke({ userId: id });
     this.realtime.userUpdated({ ...user, ...fields });
+  }
+
+  /** Users by their usernames (in any letter case: usernames are stored lower-case); unknown ones are left out. */
+  async getByUsernames(usernames: string[], session: Session): Promise<User[]> {
+    const wanted = [...new Set(usernames.map((u) => u.toLowerCase()))];
+    const users = await this.deps.stores.users.getByUsernames(wanted);
+    return users.sort((a, b) => (a.username < b.username ? -1 : a.username > b.username ? 1 : 0)).map((u) => this.sanitize(u, session));
+  }
+
+  /**
+   * Sets a user's system roles. The last active system admin keeps the role: the admins are read and locked in the
+   * transaction that writes, so two admins demoting each other at once cannot leave the server without one.
+   */
+  async updateRoles(id: string, roles: string, session: Session): Promise<void> {
+    const { stores } = this.deps;
+    const names = [...new Set(roles.split(/\s+/).filter(Boolean))];
+    // As Mattermost's IsValidUserRoles: known system roles only, and every account is a system_user.
+    if (!names.includes('system_user') || !names.every((n) => VALID_SYSTEM_ROLES.has(n))) throw AppError.invalidParam('roles');
+    this.authz.requireSystem(session, 'manage_roles');
+    const user = await stores.users.get(id);
+    // A 400, not a 404, as Mattermost answers here.
+    if (!user) throw AppError.badRequest('app.user.missing_account.const', 'Unable to find the user.');
+    const newRoles = names.join(' ');
+    const updateAt = Math.max(this.deps.now(), user.update_at + 1);
+    await stores.transaction(async (tx) => {
+      if (!names.includes('system_admin')) {
+        const admins = await tx.users.activeAdminIdsForUpdate();
+        if (admins.includes(id) && admins.length === 1) {
+          throw AppError.badRequest('app.user.update.lastAdmin.app_error', 'You cannot remove the system admin role from the last system admin.');
+        }
+      }
+      await tx.users.update(id, { roles: newRoles, update_at: updateAt });
+    });
+    this.realtime.userRoleUpdated(id, newRoles);
+  }
+
+  /**
+   * Users whose names start with the search words, for @-mention completion: within a channel (and the rest of its
+   * team), a team, or everyone. Full names are searched only where the caller may see them; e-mail never.
+   */
+  async autocomplete(q: { inTeam: string; inChannel: string; name: string; limit: number }, session: Session): Promise<UserAutocomplete> {
+    const { stores, config } = this.deps;
+    // Mattermost answers a channel without its team with a 500; it is the request that is wrong, so here a 400.
+    if (q.inChannel && !q.inTeam) {
+      throw AppError.badRequest('api.user.autocomplete_users.missing_team_id.app_error', 'Team id parameter is required to autocomplete by channel.');
+    }
+    if (q.inChannel) {
+      const channel = await stores.channels.get(q.inChannel);
+      if (!channel) throw AppError.notFound('app.channel.get.existing.app_error', 'Unable to find the existing channel.');
+      await this.authz.requireChannel(session, channel, 'read_channel');
+    }
+    if (q.inTeam) await this.authz.requireTeam(session, q.inTeam, 'view_team');
+    const words = q.name.trim().replace(/^@/, '').split(/\s+/).filter(Boolean);
+    const fullNames = isSystemAdmin(session.roles) || config.get().PrivacySettings.ShowFullName;
+    const limit = q.limit > 0 ? Math.min(q.limit, 1000) : 100;
+    const find = async (where: { inTeam?: string; inChannel?: string; notInChannel?: string }) =>
+      (await stores.users.autocomplete({ words, fullNames, limit, ...where })).map((u) => this.sanitize(u, session));
+    if (q.inChannel) {
+      const [users, outOfChannel] = await Promise.all([find({ inChannel: q.inChannel }), find({ inTeam: q.inTeam, notInChannel: q.inChannel })]);
+      return { users, out_of_channel: outOfChannel };
+    }
+    return { users: await find({ inTeam: q.inTeam || undefined }) };
+  }
+
+  /**
+   * A user's profile picture: with no uploads here, always the generated default, a PNG that depends on the user id
+   * (its colour) and the username's first character. The ETag names both (and the drawing's version).
+   */
+  async profileImage(id: string): Promise<{ png: Buffer; etag: string }> {
+    const user = await this.deps.stores.users.get(id);
+    if (!user) throw userNotFound();
+    const avatar = defaultAvatar(user.id, user.username);
+    return { png: avatar.png, etag: `${user.last_picture_update}.${avatar.key}` };
   }
 }

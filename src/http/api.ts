@@ -143,6 +143,17 @@ export function createApi(app: App, options: ApiOptions): (req: IncomingMessage,
         return;
       }
     }
+    // A binary answer (a picture): written as it is, with the Content-Type its handler set.
+    if (Buffer.isBuffer(reply.body)) {
+      const type = String(res.getHeader('Content-Type') ?? '');
+      if (options.validateResponses && !declaresMedia(route, reply.status, type)) {
+        throw new AppError('api.context.response_invalid.app_error', 'The response does not match the API specification.', 500, `${route.operationId} answered ${reply.status} ${type}, which its spec does not declare`);
+      }
+      res.statusCode = reply.status;
+      res.setHeader('Content-Length', reply.body.length);
+      res.end(reply.body);
+      return;
+    }
     if (options.validateResponses) {
       const problem = check.response(reply.status, reply.body);
       if (problem) throw new AppError('api.context.response_invalid.app_error', 'The response does not match the API specification.', 500, problem);
@@ -168,6 +179,12 @@ export function createApi(app: App, options: ApiOptions): (req: IncomingMessage,
       writeError(res, options.validateResponses && 'route' in match ? undeclared(match.route, err) ?? err : err, requestId, developer());
     }
   };
+}
+
+/** Whether the operation declares a response of this status with this media type (for binary answers). */
+function declaresMedia(route: Route, status: number, type: string): boolean {
+  const response = route.operation.responses?.[String(status)] as { content?: Record<string, unknown> } | undefined;
+  return type !== '' && Object.hasOwn(response?.content ?? {}, type);
 }
 
 /** Under test, an error status the operation does not declare is a contract violation, answered as one (500). */

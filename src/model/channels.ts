@@ -8,3 +8,7 @@ export type Channel = Complete<Omit<Schemas['Channel'], 'type' | 'props'>> & { t
 export type ChannelMember = Complete<Omit<Schemas['ChannelMember'], 'notify_props'>> & { notify_props: StringMap };
 
 export type CreateChannelInput = RequestBody<'CreateChannel'>;
+
+export type ChannelPatch = RequestBody<'PatchChannel'>;
+export type UpdateChannelInput = RequestBody<'UpdateChannel'>;
+export type ChannelStats = Complete<Schemas['ChannelStats']>;

@@ -7,3 +7,7 @@ export type Team = Complete<Omit<Schemas['Team'], 'type'>, 'last_team_icon_updat
 export type TeamMember = Complete<Schemas['TeamMember']>;
 
 export type CreateTeamInput = RequestBody<'CreateTeam'>;
+
+export type TeamPatch = RequestBody<'PatchTeam'>;
+export type TeamStats = Complete<Schemas['TeamStats']>;
+export type TeamUnread = Complete<Schemas['TeamUnread']>;

@@ -31,3 +31,9 @@ export type UserAccessToken = Omit<Schemas['UserAccessToken'], 'token' | 'expire
 
 /** A login session as GetSessions lists it. */
 export type SessionInfo = Complete<Schemas['Session']> & { token: ''; props: StringMap; team_members: never[] };
+
+/** AutocompleteUsers' answer: `out_of_channel` only when a channel was given. */
+export interface UserAutocomplete {
+  users: User[];
+  out_of_channel?: User[];
+}

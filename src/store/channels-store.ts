@@ -27,6 +27,17 @@ function mapChannel(r: Row): Channel {
   };
 }
 
+/** One channel membership's unread counts (GetTeamUnread sums them per team). */
+export interface ChannelUnreadRow {
+  teamId: string;
+  msgCount: number;
+  msgCountRoot: number;
+  mentionCount: number;
+  mentionCountRoot: number;
+  /** The member's notify_props.mark_unread: "mention" means plain messages do not count as unread. */
+  markUnread: string;
+}
+
 export const DEFAULT_CHANNEL_NOTIFY_PROPS = {
   desktop: 'default',
   push: 'default',
@@ -167,6 +178,96 @@ export class ChannelsStore {
 
   async removeMember(channelId: string, userId: string): Promise<number> {
     return this.db('channel_members').where({ channel_id: channelId, user_id: userId }).delete();
+  }
+
+  /** Writes changed settings of a channel; false when no such channel. */
+  async update(id: string, fields: Partial<Pick<Channel, 'display_name' | 'name' | 'header' | 'purpose' | 'update_at'>>): Promise<boolean> {
+    return (await this.db('channels').where({ id }).update(fields)) === 1;
+  }
+
+  /**
+   * Archives (deleteAt > 0) or restores (0) a channel in one conditional update: false when it already was in that
+   * state, so of two concurrent archives exactly one succeeds.
+   */
+  async setDeleteAt(id: string, deleteAt: number, updateAt: number): Promise<boolean> {
+    const q = this.db('channels').where({ id });
+    if (deleteAt > 0) q.where('delete_at', 0);
+    else q.where('delete_at', '>', 0);
+    return (await q.update({ delete_at: deleteAt, update_at: updateAt })) === 1;
+  }
+
+  /** Members whose accounts are active (GetChannelStats' member_count). */
+  async activeMemberCount(channelId: string): Promise<number> {
+    const r = await this.db('channel_members as m')
+      .join('users as u', 'u.id', 'm.user_id')
+      .where({ 'm.channel_id': channelId, 'u.delete_at': 0 })
+      .count<{ n: number }[]>({ n: '*' })
+      .first();
+    return num(r?.n);
+  }
+
+  /** Pinned posts of the channel that are not deleted. */
+  async pinnedPostCount(channelId: string): Promise<number> {
+    const r = await this.db('posts').where({ channel_id: channelId, is_pinned: true, delete_at: 0 }).count<{ n: number }[]>({ n: '*' }).first();
+    return num(r?.n);
+  }
+
+  /** The user's memberships of a team's channels (archived ones included) and of their direct channels. */
+  async membersForUser(teamId: string, userId: string): Promise<ChannelMember[]> {
+    const rows = await this.db('channel_members as m')
+      .join('channels as c', 'c.id', 'm.channel_id')
+      .where('m.user_id', userId)
+      .where((w) => w.where('c.team_id', teamId).orWhere('c.team_id', ''))
+      .select('m.*')
+      .orderBy('m.channel_id');
+    return (rows as Row[]).map(mapMember);
+  }
+
+  /** Sets a member's channel roles: the admin flag and the roles that are not the scheme's; false when not a member. */
+  async updateMemberRoles(channelId: string, userId: string, roles: { schemeAdmin: boolean; explicit: string; now: number }): Promise<boolean> {
+    const changed = await this.db('channel_members')
+      .where({ channel_id: channelId, user_id: userId })
+      .update({ scheme_admin: roles.schemeAdmin, scheme_user: true, roles: roles.explicit, last_update_at: roles.now });
+    return changed === 1;
+  }
+
+  /** Drops the user's memberships of every channel of the team (archived ones too); direct channels have no team. */
+  async removeMemberFromTeamChannels(teamId: string, userId: string): Promise<number> {
+    return this.db('channel_members')
+      .where('user_id', userId)
+      .whereIn('channel_id', (sub) => sub.select('id').from('channels').where('team_id', teamId))
+      .delete();
+  }
+
+  /**
+   * The user's unread counts per channel of their teams' channels that are not archived (direct channels, which have
+   * no team, are left out): one team's, or every team's but one.
+   */
+  async unreadsForUser(userId: string, teams: { teamId?: string; excludeTeamId?: string }): Promise<ChannelUnreadRow[]> {
+    const q = this.db('channel_members as m')
+      .join('channels as c', 'c.id', 'm.channel_id')
+      .where({ 'm.user_id': userId, 'c.delete_at': 0 })
+      .whereNot('c.team_id', '')
+      .select({
+        teamId: 'c.team_id',
+        total: 'c.total_msg_count',
+        totalRoot: 'c.total_msg_count_root',
+        seen: 'm.msg_count',
+        seenRoot: 'm.msg_count_root',
+        mentions: 'm.mention_count',
+        mentionsRoot: 'm.mention_count_root',
+        notifyProps: 'm.notify_props',
+      });
+    if (teams.teamId !== undefined) q.where('c.team_id', teams.teamId);
+    if (teams.excludeTeamId) q.whereNot('c.team_id', teams.excludeTeamId);
+    return (await q).map((r: Row) => ({
+      teamId: str(r.teamId),
+      msgCount: Math.max(0, num(r.total) - num(r.seen)),
+      msgCountRoot: Math.max(0, num(r.totalRoot) - num(r.seenRoot)),
+      mentionCount: num(r.mentions),
+      mentionCountRoot: num(r.mentionsRoot),
+      markUnread: json<Record<string, string>>(r.notifyProps, {}).mark_unread ?? 'all',
+    }));
   }
 
   /** Marks the channels as read for the user: unread counts drop to zero, msg_count catches up with the channel. */

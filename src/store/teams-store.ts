@@ -93,6 +93,32 @@ export class TeamsStore {
     await this.db('team_members').where({ team_id: teamId, user_id: userId }).update({ delete_at: 0 });
   }
 
+  /** Writes changed settings of a team; false when no such team. */
+  async update(id: string, fields: Partial<Omit<Team, 'id' | 'create_at' | 'scheme_id' | 'group_constrained' | 'policy_id'>>): Promise<boolean> {
+    return (await this.db('teams').where({ id }).update(fields)) === 1;
+  }
+
+  /**
+   * Ends a membership as Mattermost does: the row stays, with delete_at set and its roles (the admin flag too)
+   * cleared, so a user who joins again is a plain member. False when there was no current membership.
+   */
+  async removeMember(teamId: string, userId: string, now: number): Promise<boolean> {
+    const changed = await this.db('team_members')
+      .where({ team_id: teamId, user_id: userId, delete_at: 0 })
+      .update({ delete_at: now, roles: '', scheme_admin: false });
+    return changed === 1;
+  }
+
+  /** Current members, and those of them whose accounts are active (GetTeamStats). */
+  async memberCounts(teamId: string): Promise<{ total: number; active: number }> {
+    const r = await this.db('team_members as m')
+      .join('users as u', 'u.id', 'm.user_id')
+      .where({ 'm.team_id': teamId, 'm.delete_at': 0 })
+      .select(this.db.raw('COUNT(*) AS total'), this.db.raw('SUM(CASE WHEN u.delete_at = 0 THEN 1 ELSE 0 END) AS active'))
+      .first();
+    return { total: num(r?.total), active: num(r?.active) };
+  }
+
   async getMember(teamId: string, userId: string): Promise<TeamMember | undefined> {
     const r = await this.db('team_members').where({ team_id: teamId, user_id: userId }).first();
     return r ? mapTeamMember(r) : undefined;

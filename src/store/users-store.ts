@@ -51,6 +51,19 @@ function toRow(u: Partial<UserRecord>): Row {
   return row;
 }
 
+/**
+ * Users holding a role. Roles are a space-separated list of lower-case names: match whole words only. The role is
+ * escaped for LIKE, so "_" and "%" in it are themselves, not wildcards ("system_admin" must not match
+ * "systemXadmin"); and it is lower-cased, so the filter ignores case on SQLite (where = is exact and LIKE is not) as it
+ * does on MySQL.
+ */
+function whereRole(db: Executor, q: Knex.QueryBuilder, roleName: string): void {
+  const role = roleName.toLowerCase();
+  const escaped = role.replace(/[!%_]/g, '!$&');
+  const like = (pattern: string) => db.raw("?? LIKE ? ESCAPE '!'", ['roles', pattern]);
+  q.where((w) => w.where('roles', role).orWhere(like(`${escaped} %`)).orWhere(like(`% ${escaped}`)).orWhere(like(`% ${escaped} %`)));
+}
+
 export interface UserFilter {
   inTeam?: string;
   notInTeam?: string;
@@ -151,15 +164,7 @@ export class UsersStore {
     }
     if (filter.active === true) q.where('delete_at', 0);
     if (filter.active === false) q.where('delete_at', '>', 0);
-    if (filter.role) {
-      // Roles are a space-separated list of lower-case names: match whole words only. The role is escaped for LIKE, so
-      // "_" and "%" in it are themselves, not wildcards ("system_admin" must not match "systemXadmin"); and it is
-      // lower-cased, so the filter ignores case on SQLite (where = is exact and LIKE is not) as it does on MySQL.
-      const role = filter.role.toLowerCase();
-      const escaped = role.replace(/[!%_]/g, '!$&');
-      const like = (pattern: string) => this.db.raw("?? LIKE ? ESCAPE '!'", ['roles', pattern]);
-      q.where((w) => w.where('roles', role).orWhere(like(`${escaped} %`)).orWhere(like(`% ${escaped}`)).orWhere(like(`% ${escaped} %`)));
-    }
+    if (filter.role) whereRole(this.db, q, filter.role);
     if (filter.cursorId !== undefined) {
       q.where('id', '>', filter.cursorId).orderBy('id').limit(filter.perPage);
       return (await q).map(mapRow);
@@ -167,6 +172,46 @@ export class UsersStore {
     if (filter.sort === 'last_activity_at' || filter.sort === 'create_at') q.orderBy(filter.sort, 'desc');
     q.orderBy('username');
     return (await paged(q, filter.page, filter.perPage)).map(mapRow);
+  }
+
+  /**
+   * Active users whose names start with every word of a search, for autocompletion: each word must begin the
+   * username or nickname, or (with `fullNames`) the first or last name; letter case is ignored. E-mail is never
+   * searched. Sorted by username.
+   */
+  async autocomplete(opts: { words: string[]; fullNames: boolean; inTeam?: string; inChannel?: string; notInChannel?: string; limit: number }): Promise<UserRecord[]> {
+    const q = this.db(TABLE).select(`${TABLE}.*`).where('delete_at', 0);
+    const like = (column: string, pattern: string) => this.db.raw("LOWER(??) LIKE ? ESCAPE '!'", [column, pattern]);
+    for (const word of opts.words) {
+      const prefix = `${word.toLowerCase().replace(/[!%_]/g, '!$&')}%`;
+      q.where((w) => {
+        w.where(like('username', prefix)).orWhere(like('nickname', prefix));
+        if (opts.fullNames) w.orWhere(like('first_name', prefix)).orWhere(like('last_name', prefix));
+      });
+    }
+    if (opts.inTeam) {
+      q.whereExists((sub: Knex.QueryBuilder) =>
+        sub.from('team_members as tm').whereRaw('tm.user_id = users.id').where({ 'tm.team_id': opts.inTeam, 'tm.delete_at': 0 }),
+      );
+    }
+    if (opts.inChannel) {
+      q.whereExists((sub: Knex.QueryBuilder) => sub.from('channel_members as cm').whereRaw('cm.user_id = users.id').where('cm.channel_id', opts.inChannel));
+    }
+    if (opts.notInChannel) {
+      q.whereNotExists((sub: Knex.QueryBuilder) => sub.from('channel_members as cm').whereRaw('cm.user_id = users.id').where('cm.channel_id', opts.notInChannel));
+    }
+    return (await q.orderBy('username').limit(opts.limit)).map(mapRow);
+  }
+
+  /**
+   * The ids of the active system admins, locked until the transaction ends (on MySQL; SQLite runs one write
+   * transaction at a time anyway): two requests demoting the last two admins at once are decided one after the other.
+   */
+  async activeAdminIdsForUpdate(): Promise<string[]> {
+    const q = this.db(TABLE).select('id').where('delete_at', 0);
+    whereRole(this.db, q, 'system_admin');
+    if (this.db.client.config.client === 'mysql2') q.forUpdate();
+    return (await q).map((r: Row) => str(r.id));
   }
 
   /**

@@ -70,6 +70,11 @@ export class WebhooksStore {
     await this.db('incoming_webhooks').where({ id, delete_at: 0 }).update({ delete_at: now, update_at: now });
   }
 
+  /** Deletes the live hooks that post to a channel (archiving it does, as in Mattermost); returns how many. */
+  async softDeleteForChannel(channelId: string, now: number): Promise<number> {
+    return this.db('incoming_webhooks').where({ channel_id: channelId, delete_at: 0 }).update({ delete_at: now, update_at: now });
+  }
+
   /** The post ids answered for an Idempotency-Key, if it was seen after `since` (older answers have expired). */
   async idempotentAnswer(hookId: string, keyHash: string, since: number): Promise<string[] | undefined> {
     const r: Row | undefined = await this.db('webhook_idempotency').where({ hook_id: hookId, key_hash: keyHash }).where('create_at', '>=', since).first();

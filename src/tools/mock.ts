@@ -115,18 +115,19 @@ export async function createMockListener(options: Omit<MockOptions, 'listen'> = 
   const mockHandler = async (c: Context, { res }: Args) => {
     const operationId = c.operation.operationId as string;
     const code = successCode(c.operation);
-    const { status, mock } = api.mockResponseForOperation(operationId, code ? { code: Number(code) } : {});
     for (const [name, value] of Object.entries(code ? mockHeaders(c.operation, code) : {})) res.setHeader(name, value);
-    const content = Object.keys(((code ? c.operation.responses?.[code] : undefined) as { content?: Record<string, unknown> } | undefined)?.content ?? {});
-    if (content.length > 0 && !content.includes('application/json')) {
-      // A file (GetFile and its thumbnail and preview): a few bytes stand for it.
+    // A success that is not JSON (a file, a picture): a few bytes stand for it, with its declared media type
+    // (application/octet-stream where any type is declared, as for GetFile).
+    const media = Object.keys(((code && c.operation.responses?.[code]) as { content?: Record<string, unknown> } | undefined)?.content ?? {});
+    if (media.length > 0 && !media.includes('application/json')) {
       const bytes = Buffer.from('mock file');
-      res.statusCode = status;
-      res.setHeader('Content-Type', 'application/octet-stream');
+      res.statusCode = Number(code);
+      res.setHeader('Content-Type', media[0].includes('*') ? 'application/octet-stream' : media[0]);
       res.setHeader('Content-Length', bytes.length);
       res.end(bytes);
       return;
     }
+    const { status, mock } = api.mockResponseForOperation(operationId, code ? { code: Number(code) } : {});
     writeJson(res, status, mock);
   };
   const register: Record<string, typeof mockHandler> = {};

@@ -352,7 +352,7 @@ describe('GetChannelMembers, GetChannelMember and RemoveUserFromChannel', () => 
 
   test('nobody can be removed from a direct channel', async () => {
     const dm = await member.api.post('/api/v4/channels/direct', [member.id, owner.id]).expect(201);
-    expectError(await member.api.delete(`/api/v4/channels/${dm.body.id}/members/me`), 400, 'api.channel.remove_user_from_channel.direct.app_error');
+    expectError(await member.api.delete(`/api/v4/channels/${dm.body.id}/members/me`), 400, 'api.channel.remove_channel_member.type.app_error');
   });
 });
 

@@ -142,8 +142,8 @@ const rows: Record<string, Row[]> = {
   CreateTeam: [{ name: 'a team', call: () => ({ body: { name: unique('t'), display_name: 'T', type: 'O' } }), member: 'ok' }],
   GetAllTeams: [{ name: 'all teams', call: () => ({}), member: 'ok' }],
   GetTeamByName: [
-    { name: 'their team', call: () => ({ params: { name: teamName() } }), member: 'ok' },
-    { name: 'an invite-only team they are not in (hidden: as if it did not exist)', call: () => ({ params: { name: otherTeamName() } }), member: 404, errorId: 'app.team.get.find.app_error' },
+    { name: 'their team', call: () => ({ params: { team_name: teamName() } }), member: 'ok' },
+    { name: 'an invite-only team they are not in (hidden: as if it did not exist)', call: () => ({ params: { team_name: otherTeamName() } }), member: 404, errorId: 'app.team.get.find.app_error' },
   ],
   GetTeam: [
     { name: 'their team', call: () => ({ params: { team_id: world.teamId } }), member: 'ok' },
@@ -344,7 +344,88 @@ const rows: Record<string, Row[]> = {
     { name: 'a post in a private channel they are not in', call: () => ({ params: { post_id: privatePostId } }), member: 403 },
   ],
   DeleteUser: [{ name: 'another user', call: async () => ({ params: { user_id: (await freshUser()).id } }), member: 403, errorId: 'api.user.update_active.permissions.app_error' }],
+  PatchChannel: [
+    { name: 'a public channel they are in', call: () => ({ params: { channel_id: offTopicId }, body: { header: 'matrix' } }), member: 'ok' },
+    { name: 'a private channel they are not in', call: () => ({ params: { channel_id: privateId }, body: { header: 'matrix' } }), member: 403 },
+  ],
+  UpdateChannel: [
+    { name: 'a public channel they are in', call: () => ({ params: { channel_id: offTopicId }, body: { id: offTopicId, header: 'matrix', purpose: '' } }), member: 'ok' },
+    { name: 'a private channel they are not in', call: () => ({ params: { channel_id: privateId }, body: { id: privateId, header: 'matrix' } }), member: 403 },
+  ],
+  DeleteChannel: [
+    { name: 'a public channel of their own', call: async (who) => ({ params: { channel_id: await freshChannel(me(who), 'O') } }), member: 'ok' },
+    { name: 'a private channel they are not in', call: async () => ({ params: { channel_id: await freshChannel(world.admin, 'P') } }), member: 403 },
+  ],
+  RestoreChannel: [{ name: 'an archived channel of their team (not its admin)', call: async () => ({ params: { channel_id: await freshChannel(world.admin, 'O', true) } }), member: 403 }],
+  GetChannelByNameForTeamName: [
+    { name: 'town-square', call: () => ({ params: { team_name: teamName(), channel_name: 'town-square' } }), member: 'ok' },
+    { name: 'a private channel they are not in (hidden: as if it did not exist)', call: () => ({ params: { team_name: teamName(), channel_name: privateName() } }), member: 404, errorId: 'app.channel.get_by_name.missing.app_error' },
+    { name: 'of an invite-only team they are not in (hidden)', call: () => ({ params: { team_name: otherTeamName(), channel_name: 'town-square' } }), member: 404, errorId: 'app.team.get_by_name.missing.app_error' },
+  ],
+  GetChannelMembersForUser: [
+    { name: 'their own', call: () => ({ params: { user_id: 'me', team_id: world.teamId } }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: world.admin.id, team_id: world.teamId } }), member: 403 },
+  ],
+  GetChannelStats: [
+    { name: 'town square', call: () => ({ params: { channel_id: world.townSquareId } }), member: 'ok' },
+    { name: 'a private channel they are not in', call: () => ({ params: { channel_id: privateId } }), member: 403 },
+  ],
+  UpdateChannelRoles: [
+    {
+      name: 'in a channel they are admin of',
+      call: async (who) => {
+        const channelId = await freshChannel(me(who), 'O');
+        return { params: { channel_id: channelId, user_id: await teamUser(channelId) }, body: { roles: 'channel_user channel_admin' } };
+      },
+      member: 'ok',
+    },
+    { name: 'in a channel they are a plain member of', call: () => ({ params: { channel_id: world.townSquareId, user_id: world.admin.id }, body: { roles: 'channel_user' } }), member: 403 },
+    { name: 'in a private channel they are not in', call: () => ({ params: { channel_id: privateId, user_id: world.admin.id }, body: { roles: 'channel_user channel_admin' } }), member: 403 },
+  ],
+  GetUsersByUsernames: [{ name: 'two users', call: () => ({ body: [world.admin.username, world.member.username] }), member: 'ok' }],
+  UpdateUserRoles: [{ name: "another user's", call: async () => ({ params: { user_id: (await freshUser()).id }, body: { roles: 'system_user system_user_access_token' } }), member: 403 }],
+  GetProfileImage: [{ name: "another user's", call: () => ({ params: { user_id: world.admin.id } }), member: 'ok' }],
+  GetDefaultProfileImage: [{ name: "another user's", call: () => ({ params: { user_id: world.admin.id } }), member: 'ok' }],
+  AutocompleteUsers: [
+    { name: 'in their team', call: () => ({ query: `?in_team=${world.teamId}&name=user` }), member: 'ok' },
+    { name: 'in a private channel they are not in', call: () => ({ query: `?in_team=${world.teamId}&in_channel=${privateId}&name=user` }), member: 403 },
+    { name: 'in a team they are not in', call: () => ({ query: `?in_team=${otherTeamId}&name=user` }), member: 403 },
+  ],
+  PatchTeam: [
+    { name: 'their team (not its admin)', call: () => ({ params: { team_id: world.teamId }, body: { description: 'matrix' } }), member: 403 },
+    { name: 'a team they are not in', call: () => ({ params: { team_id: otherTeamId }, body: { description: 'matrix' } }), member: 403 },
+  ],
+  RemoveTeamMember: [
+    { name: 'themselves (leaving a team)', call: async (who) => ({ params: { team_id: await teamWith(me(who)), user_id: 'me' } }), member: 'ok' },
+    { name: 'someone else from their team', call: async () => ({ params: { team_id: world.teamId, user_id: await teamUser() } }), member: 403 },
+  ],
+  GetTeamStats: [
+    { name: 'of their team', call: () => ({ params: { team_id: world.teamId } }), member: 'ok' },
+    { name: 'of a team they are not in', call: () => ({ params: { team_id: otherTeamId } }), member: 403 },
+  ],
+  GetTeamUnread: [
+    { name: 'their own', call: () => ({ params: { user_id: 'me', team_id: world.teamId } }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: world.admin.id, team_id: world.teamId } }), member: 403 },
+  ],
+  GetTeamsUnreadForUser: [
+    { name: 'their own', call: () => ({ params: { user_id: 'me' } }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: world.admin.id } }), member: 403 },
+  ],
 };
+
+/** A new channel of the fixture's team created by `owner` (its channel admin); archived when asked. */
+async function freshChannel(owner: Actor, type: 'O' | 'P', archived = false): Promise<string> {
+  const id = (await owner.api.post('/api/v4/channels', { team_id: world.teamId, name: unique('fc'), display_name: 'F', type }).expect(201)).body.id as string;
+  if (archived) await owner.api.delete(`/api/v4/channels/${id}`).expect(200);
+  return id;
+}
+
+/** A new open team (the admin's) that `who` has joined: one they may leave. */
+async function teamWith(who: Actor): Promise<string> {
+  const id = (await world.admin.api.post('/api/v4/teams', { name: unique('lt'), display_name: 'Leave', type: 'O' }).expect(201)).body.id as string;
+  if (who.id !== world.admin.id) await world.admin.api.post(`/api/v4/teams/${id}/members`, { team_id: id, user_id: who.id }).expect(201);
+  return id;
+}
 
 /** A new login session of `who`, and its id (the newest of their sessions). */
 async function newSession(who: Actor): Promise<string> {

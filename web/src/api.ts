@@ -98,13 +98,13 @@ export const rest = {
   myChannels: (team_id: string) => call(api.GET('/api/v4/users/{user_id}/teams/{team_id}/channels', { params: { path: { user_id: ME, team_id } } })),
   channel: (channel_id: string) => call(api.GET('/api/v4/channels/{channel_id}', { params: { path: { channel_id } } })),
   myMember: (channel_id: string) => call(api.GET('/api/v4/channels/{channel_id}/members/{user_id}', { params: { path: { channel_id, user_id: ME } } })),
-  /**
-   * Member count for the channel header. GetChannelStats is not in the contract yet; until it is, the first page
-   * of members (at most 200) is counted and "200+" shown beyond.
-   */
+  /** My memberships (read state) of a team's channels and of my direct channels, in one request. */
+  myChannelMembers: (team_id: string) =>
+    call(api.GET('/api/v4/users/{user_id}/teams/{team_id}/channels/members', { params: { path: { user_id: ME, team_id } } })),
+  /** Member count for the channel header (GetChannelStats: the channel's active members). */
   memberCount: async (channel_id: string): Promise<{ count: number; more: boolean }> => {
-    const members = await call(api.GET('/api/v4/channels/{channel_id}/members', { params: { path: { channel_id }, query: { per_page: 200 } } }));
-    return { count: members.length, more: members.length >= 200 };
+    const stats = await call(api.GET('/api/v4/channels/{channel_id}/stats', { params: { path: { channel_id }, query: { exclude_files_count: true } } }));
+    return { count: stats.member_count, more: false };
   },
   view: (channel_id: string, prev_channel_id = '') => call(api.POST('/api/v4/channels/members/{user_id}/view', { params: { path: { user_id: ME } }, body: { channel_id, prev_channel_id } })),
   directChannel: (userIds: [string, string]) => call(api.POST('/api/v4/channels/direct', { body: userIds })),

@@ -417,7 +417,7 @@ function ensureTeamChannels(teamId: string, force = false): Promise<void> {
       const meId = state.me?.id ?? '';
       void background.then(() => {
         void ensureUsers(channels.filter((c) => c.type === 'D').map((c) => dmPartner(c, meId)));
-        void loadMembers(channels.map((c) => c.id));
+        void loadMembers(teamId, channels.map((c) => c.id));
       });
     } finally {
       teamLoads.delete(teamId);
@@ -428,23 +428,25 @@ function ensureTeamChannels(teamId: string, force = false): Promise<void> {
 }
 
 /**
- * The viewer's membership (read state) of each channel. There is no "all my channel members" operation in the
- * contract yet, so one request per channel, a few at a time; the sidebar fills in as they arrive.
+ * The viewer's membership (read state) of each of the team's channels, in one request (GetChannelMembersForUser);
+ * a failure waits for the next refresh of the list.
  */
-async function loadMembers(channelIds: string[]): Promise<void> {
-  const queue = [...channelIds];
-  const worker = async () => {
-    for (let id = queue.shift(); id; id = queue.shift()) {
-      try {
-        const member = await rest.myMember(id);
-        const viewing = id === state.currentChannelId;
-        set((s) => ({ members: { ...s.members, [id]: viewing ? readMember(member, s.channels[id]) : member } }));
-      } catch {
-        // Left or removed meanwhile: the channel list refresh takes it out.
-      }
+async function loadMembers(teamId: string, channelIds: string[]): Promise<void> {
+  let members: ChannelMember[];
+  try {
+    members = await rest.myChannelMembers(teamId);
+  } catch {
+    return;
+  }
+  const wanted = new Set(channelIds);
+  set((s) => {
+    const next = { ...s.members };
+    for (const member of members) {
+      if (!wanted.has(member.channel_id)) continue;
+      next[member.channel_id] = member.channel_id === s.currentChannelId ? readMember(member, s.channels[member.channel_id]) : member;
     }
-  };
-  await Promise.all(Array.from({ length: 6 }, worker));
+    return { members: next };
+  });
 }
 
 export function readMember(member: ChannelMember, channel: Channel | undefined): ChannelMember {

@@ -48,3 +48,32 @@ export const RemoveUserFromChannel = authed<'RemoveUserFromChannel'>(async ({ pa
 export const ViewChannel = authed<'ViewChannel'>(async ({ path, body, session, app }) =>
   ok({ status: 'OK', last_viewed_at_times: await app.channels.view(path.user_id, body.channel_id, body.prev_channel_id ?? '', session) }),
 );
+
+export const PatchChannel = authed<'PatchChannel'>(async ({ path, body, session, app }) => ok(await app.channels.patch(path.channel_id, body, session)));
+
+export const UpdateChannel = authed<'UpdateChannel'>(async ({ path, body, session, app }) => ok(await app.channels.update(path.channel_id, body, session)));
+
+/** Archives (Mattermost's DELETE keeps the channel and its posts). */
+export const DeleteChannel = authed<'DeleteChannel'>(async ({ path, query, session, app }) => {
+  await app.channels.archive(path.channel_id, query.permanent === true, session);
+  return statusOk();
+});
+
+export const RestoreChannel = authed<'RestoreChannel'>(async ({ path, session, app }) => ok(await app.channels.restore(path.channel_id, session)));
+
+export const GetChannelByNameForTeamName = authed<'GetChannelByNameForTeamName'>(async ({ path, query, session, app }) =>
+  ok(await app.channels.getByTeamName(path.team_name, path.channel_name, query.include_deleted === true, session)),
+);
+
+export const GetChannelMembersForUser = authed<'GetChannelMembersForUser'>(async ({ path, session, app }) =>
+  ok(await app.channels.membersForUser(path.user_id, path.team_id, session)),
+);
+
+export const GetChannelStats = authed<'GetChannelStats'>(async ({ path, query, session, app }) =>
+  ok(await app.channels.stats(path.channel_id, query.exclude_files_count === true, session)),
+);
+
+export const UpdateChannelRoles = authed<'UpdateChannelRoles'>(async ({ path, body, session, app }) => {
+  await app.channels.updateMemberRoles(path.channel_id, path.user_id, body.roles, session);
+  return statusOk();
+});

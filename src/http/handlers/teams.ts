@@ -1,5 +1,5 @@
 import { AppError } from '../../model';
-import { authed, created, ok, paging } from '../operation';
+import { authed, created, ok, paging, statusOk } from '../operation';
 
 export const CreateTeam = authed<'CreateTeam'>(async ({ body, session, app }) => created(await app.teams.create(body, session)));
 
@@ -9,7 +9,7 @@ export const GetAllTeams = authed<'GetAllTeams'>(async ({ query, session, app })
 
 export const GetTeam = authed<'GetTeam'>(async ({ path, session, app }) => ok(await app.teams.get(path.team_id, session)));
 
-export const GetTeamByName = authed<'GetTeamByName'>(async ({ path, session, app }) => ok(await app.teams.getByName(path.name, session)));
+export const GetTeamByName = authed<'GetTeamByName'>(async ({ path, session, app }) => ok(await app.teams.getByName(path.team_name, session)));
 
 export const GetTeamsForUser = authed<'GetTeamsForUser'>(async ({ path, session, app }) => ok(await app.teams.listForUser(path.user_id, session)));
 
@@ -27,4 +27,20 @@ export const GetTeamMembers = authed<'GetTeamMembers'>(async ({ path, query, ses
       session,
     ),
   ),
+);
+
+export const PatchTeam = authed<'PatchTeam'>(async ({ path, body, session, app }) => ok(await app.teams.patch(path.team_id, body, session)));
+
+/** Leaving a team (`me`) or removing someone from it. */
+export const RemoveTeamMember = authed<'RemoveTeamMember'>(async ({ path, session, app }) => {
+  await app.teams.removeMember(path.team_id, path.user_id, session);
+  return statusOk();
+});
+
+export const GetTeamStats = authed<'GetTeamStats'>(async ({ path, session, app }) => ok(await app.teams.stats(path.team_id, session)));
+
+export const GetTeamUnread = authed<'GetTeamUnread'>(async ({ path, session, app }) => ok(await app.teams.unread(path.user_id, path.team_id, session)));
+
+export const GetTeamsUnreadForUser = authed<'GetTeamsUnreadForUser'>(async ({ path, query, session, app }) =>
+  ok(await app.teams.unreads(path.user_id, query.exclude_team ?? '', session)),
 );

@@ -76,3 +76,30 @@ export const DeleteUser = authed<'DeleteUser'>(async ({ path, session, app }) =>
   await app.users.setActive(path.user_id, false, session, 'edit_other_users');
   return statusOk();
 });
+
+export const GetUsersByUsernames = authed<'GetUsersByUsernames'>(async ({ body, session, app }) => {
+  if (!Array.isArray(body) || body.length === 0) throw AppError.invalidParam('usernames');
+  return ok(await app.users.getByUsernames(body, session));
+});
+
+export const UpdateUserRoles = authed<'UpdateUserRoles'>(async ({ path, body, session, app }) => {
+  await app.users.updateRoles(path.user_id, body.roles, session);
+  return statusOk();
+});
+
+export const AutocompleteUsers = authed<'AutocompleteUsers'>(async ({ query, session, app }) =>
+  ok(await app.users.autocomplete({ inTeam: query.in_team ?? '', inChannel: query.in_channel ?? '', name: query.name ?? '', limit: query.limit ?? 0 }, session)),
+);
+
+/**
+ * The picture as a PNG. Kept briefly by caches (it follows the username, which can change), and revalidated
+ * cheaply by its ETag.
+ */
+const profileImage = async (userId: string, app: Parameters<Handler<'GetProfileImage'>>[0]['app']) => {
+  const { png, etag } = await app.users.profileImage(userId);
+  return ok(png, { etag, headers: { 'Content-Type': 'image/png', 'Cache-Control': 'max-age=300, private' } });
+};
+
+export const GetProfileImage = authed<'GetProfileImage'>(async ({ path, app }) => profileImage(path.user_id, app));
+
+export const GetDefaultProfileImage = authed<'GetDefaultProfileImage'>(async ({ path, app }) => profileImage(path.user_id, app));
