@@ -174,37 +174,63 @@ export class PostsService {
     return Math.max(this.deps.now(), post.update_at + 1, last + 1);
   }
 
+  /**
+   * GetPostsForChannel in one call: the channel and the caller's membership read together, the ETag, and (unless the
+   * caller's If-None-Match still matches, when the ETag alone is answered) the page. Each page read takes one row past
+   * its edge, which is the neighbour `prev_post_id` (or `next_post_id`) names; page 0 has no newer post to look up.
+   */
   async forChannel(
     channelId: string,
     q: { page: number; perPage: number; since?: number; before?: string; after?: string; includeDeleted: boolean; fetchThreads: boolean },
     session: Session,
-  ): Promise<PostList> {
+    ifNoneMatch?: string,
+  ): Promise<{ etag?: string; list?: PostList }> {
     const { stores } = this.deps;
-    const channel = await stores.channels.get(channelId);
-    if (!channel) throw channelNotFound();
-    await this.authz.requireChannel(session, channel, 'read_channel');
+    const found = await stores.channels.getWithMember(channelId, session.userId);
+    if (!found) throw channelNotFound();
+    const { channel, member } = found;
+    if (!(await this.authz.channel(session, channel, 'read_channel', member))) throw AppError.forbidden('read_channel');
+    let etag: string | undefined;
+    if (q.since === undefined) {
+      etag = `${channelId}.${channel.total_msg_count}.${await stores.posts.lastUpdateAt(channelId)}.${JSON.stringify(q)}`;
+      if (ifNoneMatch === etag) return { etag };
+    }
     const includeDeleted = q.includeDeleted && this.authz.system(session, 'manage_system');
-    const cursor = { channelId, page: q.page, perPage: q.perPage, includeDeleted };
+    const cursor = { channelId, page: q.page, perPage: q.perPage, includeDeleted, lookahead: 1 };
+    const list: PostList = { order: [], posts: {}, next_post_id: '', prev_post_id: '', has_next: false };
     let posts: Post[];
     if (q.since !== undefined) {
       posts = (await stores.posts.since(channelId, q.since, 1000)).reverse();
-    } else if (q.before || q.after) {
-      const anchorId = (q.before || q.after) as string;
-      const anchor = await stores.posts.get(anchorId);
-      if (!anchor || anchor.channel_id !== channelId) throw AppError.invalidParam(q.before ? 'before' : 'after');
-      posts = await stores.posts.around(cursor, anchor, q.before ? 'before' : 'after');
-      if (!q.before) posts.reverse();
     } else {
-      posts = await stores.posts.page(cursor);
+      // Newest first; `beyond` is the row past the page's oldest (or, after an `after` anchor, its newest) post.
+      let beyond: Post | undefined;
+      const edge = (rows: Post[]) => {
+        beyond = rows.length > q.perPage ? rows[q.perPage] : undefined;
+        return rows.slice(0, q.perPage);
+      };
+      if (q.before || q.after) {
+        const anchorId = (q.before || q.after) as string;
+        const anchor = await stores.posts.get(anchorId);
+        if (!anchor || anchor.channel_id !== channelId) throw AppError.invalidParam(q.before ? 'before' : 'after');
+        posts = edge(await stores.posts.around(cursor, anchor, q.before ? 'before' : 'after'));
+        if (!q.before) posts.reverse();
+      } else {
+        posts = edge(await stores.posts.page(cursor));
+      }
+      if (posts.length > 0) {
+        const newest = posts[0];
+        const oldest = posts[posts.length - 1];
+        // Neighbours are live posts: no row past the edge means none; a live one is it; a deleted one (read only with
+        // include_deleted) leaves the question to a query.
+        const past = beyond === undefined ? '' : beyond.delete_at === 0 ? beyond.id : undefined;
+        // Page 0 starts at the channel's newest post: nothing is newer.
+        const pageZero = !q.before && !q.after && q.page === 0;
+        list.next_post_id = q.after && past !== undefined ? past : pageZero ? '' : await stores.posts.neighbourId(channelId, newest, 'after');
+        list.prev_post_id = !q.after && past !== undefined ? past : await stores.posts.neighbourId(channelId, oldest, 'before');
+        list.has_next = list.prev_post_id !== '';
+      }
     }
-    const list: PostList = { order: posts.map((p) => p.id), posts: {}, next_post_id: '', prev_post_id: '', has_next: false };
-    if (posts.length > 0 && q.since === undefined) {
-      const newest = posts[0];
-      const oldest = posts[posts.length - 1];
-      list.next_post_id = await stores.posts.neighbourId(channelId, newest, 'after');
-      list.prev_post_id = await stores.posts.neighbourId(channelId, oldest, 'before');
-      list.has_next = list.prev_post_id !== '';
-    }
+    list.order = posts.map((p) => p.id);
     // Replies in the page come with their root posts (outside `order`), so clients can render the threads.
     let all = posts;
     if (q.fetchThreads) {
@@ -213,7 +239,7 @@ export class PostsService {
       all = [...posts, ...(await stores.posts.getMany(missingRoots)).filter((p) => p.delete_at === 0 || includeDeleted)];
     }
     for (const p of await this.withReplyStats(all)) list.posts[p.id] = p;
-    return list;
+    return { etag, list };
   }
 
   async patch(postId: string, patch: PostPatch, session: Session): Promise<Post> {

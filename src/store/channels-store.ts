@@ -47,6 +47,9 @@ export const DEFAULT_CHANNEL_NOTIFY_PROPS = {
   channel_auto_follow_threads: 'off',
 };
 
+/** The channel_members columns mapMember reads. */
+const MEMBER_COLUMNS = ['channel_id', 'user_id', 'roles', 'last_viewed_at', 'msg_count', 'mention_count', 'mention_count_root', 'msg_count_root', 'notify_props', 'last_update_at', 'scheme_user', 'scheme_admin'] as const;
+
 function mapMember(r: Row): ChannelMember {
   const schemeUser = bool(r.scheme_user);
   const schemeAdmin = bool(r.scheme_admin);
@@ -140,6 +143,21 @@ export class ChannelsStore {
       notify_props: JSON.stringify(DEFAULT_CHANNEL_NOTIFY_PROPS),
       last_update_at: m.now,
     });
+  }
+
+  /** The channel and the user's membership of it in one statement: the first step of every read of a channel. */
+  async getWithMember(channelId: string, userId: string): Promise<{ channel: Channel; member: ChannelMember | null } | undefined> {
+    const r = await this.db('channels as c')
+      .leftJoin('channel_members as m', (j) => j.on('m.channel_id', 'c.id').andOn('m.user_id', this.db.raw('?', [userId])))
+      .where('c.id', channelId)
+      .select('c.*', ...MEMBER_COLUMNS.map((col) => `m.${col} as m_${col}`))
+      .first();
+    if (!r) return undefined;
+    const row = r as Row;
+    if (row.m_user_id === null || row.m_user_id === undefined) return { channel: mapChannel(row), member: null };
+    const member: Row = {};
+    for (const col of MEMBER_COLUMNS) member[col] = row[`m_${col}`];
+    return { channel: mapChannel(row), member: mapMember(member) };
   }
 
   async getMember(channelId: string, userId: string): Promise<ChannelMember | undefined> {

@@ -86,6 +86,8 @@ export interface CursorQuery {
   perPage: number;
   page: number;
   includeDeleted: boolean;
+  /** Rows to read past the page (the page's neighbour comes with it, saving a query); 0 when absent. */
+  lookahead?: number;
 }
 
 export class PostsStore {
@@ -212,7 +214,7 @@ export class PostsStore {
     const rows = await this.live(this.db('posts').where('channel_id', q.channelId), q.includeDeleted)
       .orderBy([{ column: 'create_at', order: 'desc' }, { column: 'id', order: 'desc' }])
       .offset(q.page * q.perPage)
-      .limit(q.perPage);
+      .limit(q.perPage + (q.lookahead ?? 0));
     return rows.map(mapPost);
   }
 
@@ -233,7 +235,7 @@ export class PostsStore {
       .where((w) => w.where('create_at', op, anchor.create_at).orWhere('id', op, anchor.id))
       .orderBy([{ column: 'create_at', order }, { column: 'id', order }])
       .offset(q.page * q.perPage)
-      .limit(q.perPage);
+      .limit(q.perPage + (q.lookahead ?? 0));
   }
 
   /** Every post changed after `since` (deleted ones too, so clients learn of deletions), oldest first, capped. */

@@ -18,10 +18,8 @@ export const GetPostsForChannel = authed<'GetPostsForChannel'>(async ({ path, qu
     includeDeleted: query.include_deleted === true,
     fetchThreads: query.skipFetchThreads !== true,
   };
-  const useEtag = q.since === undefined;
-  const etag = useEtag ? await app.posts.channelEtag(path.channel_id, session, JSON.stringify(q)) : undefined;
-  if (etag && headers['if-none-match'] === etag) return notModified(etag);
-  return ok(await app.posts.forChannel(path.channel_id, q, session), { etag });
+  const { etag, list } = await app.posts.forChannel(path.channel_id, q, session, headers['if-none-match']);
+  return list ? ok(list, { etag }) : notModified(etag as string);
 });
 
 export const PatchPost = authed<'PatchPost'>(async ({ path, body, session, app }) => ok(await app.posts.patch(path.post_id, body, session)));
