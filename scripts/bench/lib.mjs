@@ -132,6 +132,8 @@ export function spawnParley(name, { driver, dataSource, extraEnv = {} }) {
       NODE_ENV: 'production',
       MM_SQLSETTINGS_DRIVERNAME: driver,
       MM_SQLSETTINGS_DATASOURCE: dataSource,
+      // The per-hook limit (on by default, 10/s) would answer the webhook load 429: the bench measures the server.
+      MM_RATELIMITSETTINGS_WEBHOOKPERSEC: '0',
       ...extraEnv,
     },
     '/api/v4/system/ping',

@@ -1,7 +1,7 @@
 // `npm run bench` (after a build): Parley against bare baselines, on SQLite and MariaDB, in one run on this machine.
 //
 //   node scripts/bench/run.mjs [--quick] [--no-mysql] [--rounds=N] [--duration=S] [--big=N] [--big-mysql=N]
-//                              [--only=webhook,latency,validation,history,coldstart,upload,search] [--filter=REGEX] [--json=FILE]
+//                              [--only=webhook,latency,validation,history,coldstart,upload,search,realtime] [--filter=REGEX] [--json=FILE]
 //
 // --quick: about 2 minutes (one round, 3 s runs, a 100k-post history channel). Default: about 9 minutes (3 rounds,
 // 5 s runs, 1M posts). --only and --filter run a subset, for working on one figure; a published run runs everything.
@@ -15,6 +15,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { ROOT, cpuSeconds, fmt, load, loadAtRate, log, median, rssMb, sampleRss, sleep, spawnBare, spawnParley, table } from './lib.mjs';
 import { createMysqlDatabase, migrateDatabase, SEARCH_VOCABULARY, searchPostTime, seedPosts, seedSearchPosts } from './seed.mjs';
+import { realtimeReport, realtimeSection } from './realtime.mjs';
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
@@ -34,7 +35,7 @@ const BIG = Number(option('big', quick ? 100_000 : 1_000_000));
 const BIG_MYSQL = Number(option('big-mysql', BIG));
 const CONNECTIONS = 50;
 const HISTORY_CONNECTIONS = 20;
-const ONLY = option('only', 'webhook,latency,validation,history,coldstart,upload,search').split(',');
+const ONLY = option('only', 'webhook,latency,validation,history,coldstart,upload,search,realtime').split(',');
 /** The upload section: this many concurrent uploads of this many MB each (the robustness suite's memory case). */
 const UPLOADS = 20;
 const UPLOAD_MB = 20;
@@ -542,6 +543,7 @@ async function main() {
   if (runs('coldstart')) await coldStartSection();
   if (runs('upload')) await uploadSection();
   if (runs('search')) await searchSection();
+  if (runs('realtime')) results.realtime = await realtimeSection({ dir, start, rounds, ROUNDS, DURATION, WARM, CONNECTIONS, PAYLOAD });
   results.meta.loadAfter = os.loadavg()[0];
   results.meta.totalSeconds = (Date.now() - started) / 1000;
 }
@@ -674,6 +676,7 @@ function report() {
     const urows = up.filter(([k]) => k !== 'bare-upload' && bareUp).map(([k, v]) => [`${k} / bare-upload`, fmt.ratio(v.mbPerS / bareUp.mbPerS), fmt.ratio(v.cpuMsPerMb / bareUp.cpuMsPerMb)]);
     if (urows.length) out.push('', table(['ratio', 'throughput', 'server CPU per MB'], urows));
   }
+  if (r.realtime) out.push('', realtimeReport(r.realtime));
   return out.join('\n');
 }
 

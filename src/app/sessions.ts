@@ -104,9 +104,7 @@ export class SessionsService {
   /** Resolves a bearer token; also records activity (for @here and GetSessions) at most once a minute per user. */
   async authenticate(token: string): Promise<Session | undefined> {
     const now = this.deps.now();
-    const session = await this.deps.stores.sessions.findByTokenHash(hashToken(token), now);
-    // As in Mattermost, turning personal access tokens off stops existing ones from working (until turned on again).
-    if (session?.isAccessToken && !this.deps.config.get().ServiceSettings.EnableUserAccessTokens) return undefined;
+    const session = await this.check(token);
     if (session) {
       const last = this.activityWritten.get(session.userId) ?? 0;
       if (now - last > ACTIVITY_WRITE_INTERVAL_MS) {
@@ -115,6 +113,19 @@ export class SessionsService {
         if (!session.isAccessToken) await this.deps.stores.sessions.touch(session.id, now);
       }
     }
+    return session;
+  }
+
+  /**
+   * Whether a token still resolves to a live session, without recording activity: the periodic re-check of open
+   * sockets. (An open socket is not activity: recording it at each re-check made an idle socket count for @here
+   * forever, and cost two writes per socket every minute or two; with a thousand sockets on SQLite, webhook posts
+   * waited 3 s behind them. See BENCHMARKS.md, "Real-time events".)
+   */
+  async check(token: string): Promise<Session | undefined> {
+    const session = await this.deps.stores.sessions.findByTokenHash(hashToken(token), this.deps.now());
+    // As in Mattermost, turning personal access tokens off stops existing ones from working (until turned on again).
+    if (session?.isAccessToken && !this.deps.config.get().ServiceSettings.EnableUserAccessTokens) return undefined;
     return session;
   }
 

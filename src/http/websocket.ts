@@ -68,7 +68,7 @@ export function attachWebSocket(server: Server, app: App, options: WebSocketOpti
       const token = tokens.get(conn);
       if (!token) continue;
       try {
-        if (!(await app.sessions.authenticate(token))) hub.revoke({ userId: conn.session.userId, sessionIds: [conn.session.id] });
+        if (!(await app.sessions.check(token))) hub.revoke({ userId: conn.session.userId, sessionIds: [conn.session.id] });
       } catch (err) {
         options.onError(err, 'websocket session re-check failed');
         return;

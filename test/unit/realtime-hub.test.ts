@@ -92,6 +92,32 @@ test('a socket too far behind (its send buffer over the bound) is dropped, not b
   expect(seqs(fast.socket)).toEqual([0]);
 });
 
+test("the frames a socket gets in one turn of the event loop leave in one write: its TCP socket is corked until the next tick", async () => {
+  const { hub, open } = setup({ replay: 10 });
+  const log: string[] = [];
+  const a = open('u1');
+  const b = open('u2');
+  for (const [name, s] of [['a', a.socket], ['b', b.socket]] as const) {
+    // What ws's WebSocket has under it: the net.Socket its frames are written to.
+    Object.assign(s, { _socket: { cork: () => log.push(`cork ${name}`), uncork: () => log.push(`uncork ${name}`) } });
+    const send = s.send.bind(s);
+    s.send = (frame: string) => {
+      log.push(`send ${name}`);
+      send(frame);
+    };
+  }
+  hub.deliver(event());
+  hub.deliver(event());
+  expect(log).toEqual(['cork a', 'send a', 'cork b', 'send b', 'send a', 'send b']);
+  await new Promise((resolve) => process.nextTick(resolve));
+  expect(log.slice(6).sort()).toEqual(['uncork a', 'uncork b']);
+  log.length = 0;
+  hub.deliver(event({ audience: { kind: 'users', userIds: ['u1'] } }));
+  await new Promise((resolve) => process.nextTick(resolve));
+  expect(log).toEqual(['cork a', 'send a', 'uncork a']);
+  expect(seqs(a.socket)).toEqual([0, 1, 2]);
+});
+
 test('audiences: only the users named, minus omitted users; admin-only and non-admin-only copies', () => {
   const { hub, open } = setup();
   const admin = open('admin', 'system_admin system_user');
