@@ -1,7 +1,7 @@
 /** @type {import('jest').Config} */
 module.exports = {
   preset: 'ts-jest',
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/support/environment.ts',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   // Slow robustness suites (a private MariaDB server, outages) run from scripts/ci-extra.sh with jest.slow.config.js.
@@ -15,8 +15,6 @@ module.exports = {
     '^.+\\.js$': ['ts-jest', { diagnostics: false, tsconfig: { allowJs: true, isolatedModules: true } }],
   },
   transformIgnorePatterns: ['/node_modules/(?!(openapi-backend/node_modules/)?@apidevtools/)'],
-  // Client4 and @slack/webhook use fetch keep-alive sockets that outlive a suite by a few seconds.
-  forceExit: true,
   globalSetup: '<rootDir>/test/support/global-setup.js',
   setupFiles: ['<rootDir>/test/support/env.ts'],
 };
