@@ -46,6 +46,7 @@ describe('per hook', () => {
       expectAppError(limited, 429, 'web.incoming_webhook.rate_limit.app_error');
       // One post per 500 ms: Retry-After rounds up to 1 s.
       expect(limited.headers['retry-after']).toBe('1');
+      // Time passing is the behaviour: after Retry-After the allowance has refilled.
       await new Promise((r) => setTimeout(r, Number(limited.headers['retry-after']) * 1000));
       expectOk(await postJson(server, hook, { text: 'second' }));
       expect(await count('second')).toBe(1);
@@ -96,6 +97,7 @@ describe('the API limit (RateLimitSettings.Enable)', () => {
       const hookAnswer = await postJson(server, 'aaaaaaaaaaaaaaaaaaaaaaaaaa', { text: 'x' });
       expect(hookAnswer.status).toBe(429);
     } finally {
+      // Let the allowance refill (time passing) before the limits go back to their defaults for the next test.
       await new Promise((r) => setTimeout(r, 1100));
       await server.parley.config.patch({ RateLimitSettings: { Enable: false, PerSec: 10, MaxBurst: 100 } });
     }
