@@ -9,6 +9,9 @@ module.exports = {
   testTimeout: 60000,
   // Each worker gets its own database; two workers keep a 2-core machine busy without thrashing.
   maxWorkers: 2,
+  // A worker whose heap passed this after a test file is replaced by a fresh one. Heaps grow from file to file (to
+  // ~800 MB on the MariaDB pass), and a big one takes longer to end than the 500 ms Jest waits at the end of a run.
+  workerIdleMemoryLimit: '512MB',
   transform: {
     '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
     // openapi-backend's ref parser ships ESM only, which Jest's CommonJS runtime cannot load untransformed.
