@@ -12,7 +12,7 @@ import { LocalBus } from './infra/local-bus';
 import { LocalFileStorage } from './infra/local-file-storage';
 import { RedisBus } from './infra/redis-bus';
 import { RateLimits } from './http/rate-limits';
-import { connectRedis } from './infra/redis';
+import { closeRedis, connectRedis } from './infra/redis';
 import { RedisRateStore } from './infra/redis-rate-store';
 import { MemoryRateStore } from './lib/gcra';
 import { createLogger, type Logger } from './http/logger';
@@ -131,8 +131,7 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
           server.closeIdleConnections();
         });
         await db.close();
-        redis?.disconnect();
-        subscriber?.disconnect();
+        await Promise.all([redis && closeRedis(redis), subscriber && closeRedis(subscriber)]);
       })()),
   };
 }

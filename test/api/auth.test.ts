@@ -1,7 +1,7 @@
-import http from 'node:http';
 import request, { type Response } from 'supertest';
 import { createUser, startTestServer, type Actor, type TestServer } from '../support/server';
 import { expectAppError } from '../support/assertions';
+import { send } from '../support/http';
 
 function expectMe(res: Response, actor: Actor): void {
   if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${res.text}`);
@@ -136,27 +136,15 @@ describe('MaximumPayloadSizeBytes', () => {
   });
 
   test('a larger body sent chunked (no Content-Length) is 413 too', async () => {
-    const url = new URL('/api/v4/users/me/patch', server.url);
-    const res = await new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-      const req = http.request(
-        url,
-        { method: 'PUT', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${member.token}`, 'Transfer-Encoding': 'chunked' } },
-        (response) => {
-          let text = '';
-          response.setEncoding('utf8');
-          response.on('data', (c) => (text += c));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
-        },
-      );
-      req.on('error', reject);
-      req.write('{"nickname":"chunked","padding":"');
-      for (let i = 0; i < 8; i++) req.write('x'.repeat(512));
-      req.end('"}');
+    const payload = `{"nickname":"chunked","padding":"${'x'.repeat(8 * 512)}"}`;
+    const res = await send(server.url, {
+      method: 'PUT',
+      path: '/api/v4/users/me/patch',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${member.token}` },
+      body: payload,
+      chunked: 512,
     });
-    expect(res.status).toBe(413);
-    expect(res.headers['content-type']).toBe('application/json');
-    const body = JSON.parse(res.body);
-    expect(body).toMatchObject({ id: 'api.context.request_body_too_large.app_error', status_code: 413, request_id: res.headers['x-request-id'] });
+    expectAppError(res, 413, 'api.context.request_body_too_large.app_error');
     expect((await member.api.get('/api/v4/users/me')).body.nickname).toBe('n');
   });
 });

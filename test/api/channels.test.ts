@@ -1,4 +1,4 @@
-import type { Response } from 'supertest';
+import { expectAppError } from '../support/assertions';
 import { createUser, startTestServer, type Actor, type TestServer, createTeam } from '../support/server';
 
 let server: TestServer;
@@ -12,14 +12,6 @@ let townSquareId: string;
 let seq = 0;
 
 const uniqueName = (prefix = 'chan') => `${prefix}-${++seq}`;
-
-function expectError(res: Response, status: number, id: string | RegExp): void {
-  expect({ status: res.status, id: res.body.id, status_code: res.body.status_code }).toEqual({
-    status,
-    id: typeof id === 'string' ? id : expect.stringMatching(id),
-    status_code: status,
-  });
-}
 
 type Channel = { id: string; name: string; type: string; team_id: string; total_msg_count: number; creator_id: string };
 
@@ -86,7 +78,7 @@ describe('CreateChannel', () => {
     ['a group-channel shape', 'abcdef0123456789abcdef0123456789abcdef01'],
   ])('rejects a name with %s', async (_why, name) => {
     const res = await member.api.post('/api/v4/channels', { team_id: teamId, name, display_name: 'X', type: 'O' });
-    expectError(res, 400, 'model.channel.is_valid.2_or_more.app_error');
+    expectAppError(res, 400, 'model.channel.is_valid.2_or_more.app_error');
   });
 
   test('accepts a one-character name and a name ending in an underscore', async () => {
@@ -96,25 +88,25 @@ describe('CreateChannel', () => {
 
   test('rejects a bad display name, header or purpose', async () => {
     const base = { team_id: teamId, name: uniqueName(), type: 'O' };
-    expectError(await member.api.post('/api/v4/channels', { ...base, display_name: '' }), 400, 'model.channel.is_valid.display_name.app_error');
-    expectError(await member.api.post('/api/v4/channels', { ...base, display_name: 'x'.repeat(65) }), 400, 'model.channel.is_valid.display_name.app_error');
-    expectError(await member.api.post('/api/v4/channels', { ...base, display_name: 'X', header: 'h'.repeat(1025) }), 400, 'model.channel.is_valid.header.app_error');
-    expectError(await member.api.post('/api/v4/channels', { ...base, display_name: 'X', purpose: 'p'.repeat(251) }), 400, 'model.channel.is_valid.purpose.app_error');
+    expectAppError(await member.api.post('/api/v4/channels', { ...base, display_name: '' }), 400, 'model.channel.is_valid.display_name.app_error');
+    expectAppError(await member.api.post('/api/v4/channels', { ...base, display_name: 'x'.repeat(65) }), 400, 'model.channel.is_valid.display_name.app_error');
+    expectAppError(await member.api.post('/api/v4/channels', { ...base, display_name: 'X', header: 'h'.repeat(1025) }), 400, 'model.channel.is_valid.header.app_error');
+    expectAppError(await member.api.post('/api/v4/channels', { ...base, display_name: 'X', purpose: 'p'.repeat(251) }), 400, 'model.channel.is_valid.purpose.app_error');
   });
 
   test('rejects a duplicate name in the same team, whatever the type', async () => {
     const channel = await createChannel(member, 'O');
     const again = await other.api.post('/api/v4/channels', { team_id: teamId, name: channel.name, display_name: 'Again', type: 'P' });
-    expectError(again, 400, 'store.sql_channel.save_channel.exists.app_error');
+    expectAppError(again, 400, 'store.sql_channel.save_channel.exists.app_error');
   });
 
   test('a user outside the team cannot create channels in it (403); unknown team is 404', async () => {
     for (const type of ['O', 'P']) {
       const res = await outsider.api.post('/api/v4/channels', { team_id: teamId, name: uniqueName(), display_name: 'X', type });
-      expectError(res, 403, 'api.context.permissions.app_error');
+      expectAppError(res, 403, 'api.context.permissions.app_error');
     }
     const res = await member.api.post('/api/v4/channels', { team_id: 'aaaaaaaaaaaaaaaaaaaaaaaaaa', name: uniqueName(), display_name: 'X', type: 'O' });
-    expectError(res, 404, 'app.team.get.find.app_error');
+    expectAppError(res, 404, 'app.team.get.find.app_error');
   });
 
   test('type D cannot be created through CreateChannel', async () => {
@@ -145,13 +137,13 @@ describe('CreateDirectChannel', () => {
   });
 
   test('a user who is not one of the two gets 403; a system admin may create it', async () => {
-    expectError(await other.api.post('/api/v4/channels/direct', [member.id, owner.id]), 403, 'api.context.permissions.app_error');
+    expectAppError(await other.api.post('/api/v4/channels/direct', [member.id, owner.id]), 403, 'api.context.permissions.app_error');
     const res = await sysadmin.api.post('/api/v4/channels/direct', [member.id, owner.id]).expect(201);
     expect(res.body.name).toBe([member.id, owner.id].sort().join('__'));
   });
 
   test('an unknown user or a bad body is 400', async () => {
-    expectError(await member.api.post('/api/v4/channels/direct', [member.id, 'zzzzzzzzzzzzzzzzzzzzzzzzzz']), 400, 'api.channel.create_direct_channel.invalid_user.app_error');
+    expectAppError(await member.api.post('/api/v4/channels/direct', [member.id, 'zzzzzzzzzzzzzzzzzzzzzzzzzz']), 400, 'api.channel.create_direct_channel.invalid_user.app_error');
     const three = await member.api.post('/api/v4/channels/direct', [member.id, owner.id, other.id]);
     expect(three.status).toBe(400);
     expect(three.body.status_code).toBe(400);
@@ -160,8 +152,8 @@ describe('CreateDirectChannel', () => {
   test('only the two members can read it', async () => {
     const dm = await member.api.post('/api/v4/channels/direct', [member.id, other.id]).expect(201);
     await other.api.get(`/api/v4/channels/${dm.body.id}`).expect(200);
-    expectError(await owner.api.get(`/api/v4/channels/${dm.body.id}`), 403, 'api.context.permissions.app_error');
-    expectError(await owner.api.get(`/api/v4/channels/${dm.body.id}/members`), 403, 'api.context.permissions.app_error');
+    expectAppError(await owner.api.get(`/api/v4/channels/${dm.body.id}`), 403, 'api.context.permissions.app_error');
+    expectAppError(await owner.api.get(`/api/v4/channels/${dm.body.id}/members`), 403, 'api.context.permissions.app_error');
   });
 });
 
@@ -172,16 +164,16 @@ describe('GetChannel and GetChannelByName', () => {
     expect(res.body).toMatchObject({ id: channel.id, name: channel.name, type: 'O' });
     const byName = await member.api.get(`/api/v4/teams/${teamId}/channels/name/${channel.name}`).expect(200);
     expect(byName.body.id).toBe(channel.id);
-    expectError(await outsider.api.get(`/api/v4/channels/${channel.id}`), 403, 'api.context.permissions.app_error');
+    expectAppError(await outsider.api.get(`/api/v4/channels/${channel.id}`), 403, 'api.context.permissions.app_error');
   });
 
   test('a private channel is closed to non-members (403 by id; by name 404, exactly as a missing one), open to members', async () => {
     const channel = await createChannel(owner, 'P');
-    expectError(await member.api.get(`/api/v4/channels/${channel.id}`), 403, 'api.context.permissions.app_error');
+    expectAppError(await member.api.get(`/api/v4/channels/${channel.id}`), 403, 'api.context.permissions.app_error');
     const hidden = await member.api.get(`/api/v4/teams/${teamId}/channels/name/${channel.name}`);
     const missing = await member.api.get(`/api/v4/teams/${teamId}/channels/name/${channel.name}x`);
-    expectError(hidden, 404, 'app.channel.get_by_name.missing.app_error');
-    expectError(missing, 404, 'app.channel.get_by_name.missing.app_error');
+    expectAppError(hidden, 404, 'app.channel.get_by_name.missing.app_error');
+    expectAppError(missing, 404, 'app.channel.get_by_name.missing.app_error');
     expect({ ...hidden.body, request_id: '' }).toEqual({ ...missing.body, request_id: '' });
     await owner.api.get(`/api/v4/teams/${teamId}/channels/name/${channel.name}`).expect(200);
     await owner.api.get(`/api/v4/channels/${channel.id}`).expect(200);
@@ -190,13 +182,13 @@ describe('GetChannel and GetChannelByName', () => {
 
   test('names are matched exactly on every database (no case or trailing-space folding)', async () => {
     const channel = await createChannel(owner, 'O');
-    expectError(await member.api.get(`/api/v4/teams/${teamId}/channels/name/${channel.name.toUpperCase()}`), 404, 'app.channel.get_by_name.missing.app_error');
-    expectError(await member.api.get(`/api/v4/teams/${teamId}/channels/name/${channel.name}%20`), 404, 'app.channel.get_by_name.missing.app_error');
+    expectAppError(await member.api.get(`/api/v4/teams/${teamId}/channels/name/${channel.name.toUpperCase()}`), 404, 'app.channel.get_by_name.missing.app_error');
+    expectAppError(await member.api.get(`/api/v4/teams/${teamId}/channels/name/${channel.name}%20`), 404, 'app.channel.get_by_name.missing.app_error');
   });
 
   test('unknown channel: 404', async () => {
-    expectError(await member.api.get('/api/v4/channels/aaaaaaaaaaaaaaaaaaaaaaaaaa'), 404, 'app.channel.get.existing.app_error');
-    expectError(await member.api.get(`/api/v4/teams/${teamId}/channels/name/no-such-channel`), 404, 'app.channel.get_by_name.missing.app_error');
+    expectAppError(await member.api.get('/api/v4/channels/aaaaaaaaaaaaaaaaaaaaaaaaaa'), 404, 'app.channel.get.existing.app_error');
+    expectAppError(await member.api.get(`/api/v4/teams/${teamId}/channels/name/no-such-channel`), 404, 'app.channel.get_by_name.missing.app_error');
   });
 });
 
@@ -212,7 +204,7 @@ describe('GetPublicChannelsForTeam and GetChannelsForTeamForUser', () => {
     expect(res.body.every((c: Channel) => c.type === 'O' && c.team_id === teamId)).toBe(true);
     const page = await member.api.get(`/api/v4/teams/${teamId}/channels?page=0&per_page=2`).expect(200);
     expect(page.body).toHaveLength(2);
-    expectError(await outsider.api.get(`/api/v4/teams/${teamId}/channels`), 403, 'api.context.permissions.app_error');
+    expectAppError(await outsider.api.get(`/api/v4/teams/${teamId}/channels`), 403, 'api.context.permissions.app_error');
   });
 
   test("my channels of a team: the team's channels I am in plus my direct channels", async () => {
@@ -227,7 +219,7 @@ describe('GetPublicChannelsForTeam and GetChannelsForTeamForUser', () => {
     const offTopic = (await dave.api.get(`/api/v4/teams/${teamId}/channels/name/off-topic`).expect(200)).body.id;
     expect(ids).toEqual([mine.id, dm.body.id, town, offTopic].sort());
     expect(ids).not.toContain(notMine.id);
-    expectError(await member.api.get(`/api/v4/users/${dave.id}/teams/${teamId}/channels`), 403, 'api.context.permissions.app_error');
+    expectAppError(await member.api.get(`/api/v4/users/${dave.id}/teams/${teamId}/channels`), 403, 'api.context.permissions.app_error');
     await sysadmin.api.get(`/api/v4/users/${dave.id}/teams/${teamId}/channels`).expect(200);
   });
 });
@@ -268,17 +260,17 @@ describe('AddChannelMember', () => {
   test('a user who is not on the team cannot be added (400)', async () => {
     const channel = await createChannel(owner, 'O');
     const res = await owner.api.post(`/api/v4/channels/${channel.id}/members`, { user_id: outsider.id });
-    expectError(res, 400, 'api.channel.add_members.user_denied');
+    expectAppError(res, 400, 'api.channel.add_members.user_denied');
     const bulk = await owner.api.post(`/api/v4/channels/${channel.id}/members`, { user_ids: [member.id, outsider.id] });
-    expectError(bulk, 400, 'api.channel.add_members.user_denied');
+    expectAppError(bulk, 400, 'api.channel.add_members.user_denied');
     // All or nothing: the valid user of the failed bulk add was not added either.
     expect((await owner.api.get(`/api/v4/channels/${channel.id}/members`).expect(200)).body).toHaveLength(1);
   });
 
   test('a non-member cannot add anyone to a private channel, nor join it (403)', async () => {
     const channel = await createChannel(owner, 'P');
-    expectError(await member.api.post(`/api/v4/channels/${channel.id}/members`, { user_id: other.id }), 403, 'api.context.permissions.app_error');
-    expectError(await member.api.post(`/api/v4/channels/${channel.id}/members`, { user_id: member.id }), 403, 'api.context.permissions.app_error');
+    expectAppError(await member.api.post(`/api/v4/channels/${channel.id}/members`, { user_id: other.id }), 403, 'api.context.permissions.app_error');
+    expectAppError(await member.api.post(`/api/v4/channels/${channel.id}/members`, { user_id: member.id }), 403, 'api.context.permissions.app_error');
     // A member of the private channel may add other team members.
     await owner.api.post(`/api/v4/channels/${channel.id}/members`, { user_id: member.id }).expect(201);
     await member.api.post(`/api/v4/channels/${channel.id}/members`, { user_id: other.id }).expect(201);
@@ -292,7 +284,7 @@ describe('AddChannelMember', () => {
     const both = await owner.api.post(`/api/v4/channels/${channel.id}/members`, { user_id: member.id, user_ids: [other.id] });
     expect(both.status).toBe(400);
     const dm = await owner.api.post('/api/v4/channels/direct', [owner.id, member.id]).expect(201);
-    expectError(await owner.api.post(`/api/v4/channels/${dm.body.id}/members`, { user_id: other.id }), 400, 'api.channel.add_user_to_channel.type.app_error');
+    expectAppError(await owner.api.post(`/api/v4/channels/${dm.body.id}/members`, { user_id: other.id }), 400, 'api.channel.add_user_to_channel.type.app_error');
   });
 });
 
@@ -312,13 +304,13 @@ describe('GetChannelMembers, GetChannelMember and RemoveUserFromChannel', () => 
     expect(me.body.notify_props).toMatchObject({ desktop: 'default', push: 'default', email: 'default', mark_unread: 'all' });
     const byId = await other.api.get(`/api/v4/channels/${channel.id}/members/${owner.id}`).expect(200);
     expect(byId.body).toMatchObject({ user_id: owner.id, roles: 'channel_user channel_admin' });
-    expectError(await member.api.get(`/api/v4/channels/${channel.id}/members/${outsider.id}`), 404, 'app.channel.get_member.missing.app_error');
+    expectAppError(await member.api.get(`/api/v4/channels/${channel.id}/members/${outsider.id}`), 404, 'app.channel.get_member.missing.app_error');
   });
 
   test('members of a private channel are hidden from non-members', async () => {
     const channel = await createChannel(owner, 'P');
-    expectError(await member.api.get(`/api/v4/channels/${channel.id}/members`), 403, 'api.context.permissions.app_error');
-    expectError(await member.api.get(`/api/v4/channels/${channel.id}/members/${owner.id}`), 403, 'api.context.permissions.app_error');
+    expectAppError(await member.api.get(`/api/v4/channels/${channel.id}/members`), 403, 'api.context.permissions.app_error');
+    expectAppError(await member.api.get(`/api/v4/channels/${channel.id}/members/${owner.id}`), 403, 'api.context.permissions.app_error');
   });
 
   test('a member leaves by themself; removing others needs manage-members', async () => {
@@ -326,33 +318,33 @@ describe('GetChannelMembers, GetChannelMember and RemoveUserFromChannel', () => 
     await owner.api.post(`/api/v4/channels/${channel.id}/members`, { user_ids: [member.id, other.id] }).expect(201);
     const res = await member.api.delete(`/api/v4/channels/${channel.id}/members/me`).expect(200);
     expect(res.body).toEqual({ status: 'OK' });
-    expectError(await member.api.get(`/api/v4/channels/${channel.id}`), 403, 'api.context.permissions.app_error');
+    expectAppError(await member.api.get(`/api/v4/channels/${channel.id}`), 403, 'api.context.permissions.app_error');
     // outsider is not a channel member: cannot remove others.
-    expectError(await outsider.api.delete(`/api/v4/channels/${channel.id}/members/${other.id}`), 403, 'api.context.permissions.app_error');
+    expectAppError(await outsider.api.delete(`/api/v4/channels/${channel.id}/members/${other.id}`), 403, 'api.context.permissions.app_error');
     await owner.api.delete(`/api/v4/channels/${channel.id}/members/${other.id}`).expect(200);
     const left = await owner.api.get(`/api/v4/channels/${channel.id}/members`).expect(200);
     expect(left.body.map((m: { user_id: string }) => m.user_id)).toEqual([owner.id]);
-    expectError(await owner.api.delete(`/api/v4/channels/${channel.id}/members/${other.id}`), 404, 'app.channel.get_member.missing.app_error');
+    expectAppError(await owner.api.delete(`/api/v4/channels/${channel.id}/members/${other.id}`), 404, 'app.channel.get_member.missing.app_error');
   });
 
   test('a team member who is not in a public channel cannot remove its members', async () => {
     const channel = await createChannel(owner, 'O');
     await owner.api.post(`/api/v4/channels/${channel.id}/members`, { user_id: member.id }).expect(201);
-    expectError(await other.api.delete(`/api/v4/channels/${channel.id}/members/${member.id}`), 403, 'api.context.permissions.app_error');
+    expectAppError(await other.api.delete(`/api/v4/channels/${channel.id}/members/${member.id}`), 403, 'api.context.permissions.app_error');
   });
 
   test('nobody leaves or is removed from town-square; off-topic can be left', async () => {
-    expectError(await member.api.delete(`/api/v4/channels/${townSquareId}/members/me`), 400, 'api.channel.remove.default.app_error');
-    expectError(await owner.api.delete(`/api/v4/channels/${townSquareId}/members/${member.id}`), 400, 'api.channel.remove.default.app_error');
+    expectAppError(await member.api.delete(`/api/v4/channels/${townSquareId}/members/me`), 400, 'api.channel.remove.default.app_error');
+    expectAppError(await owner.api.delete(`/api/v4/channels/${townSquareId}/members/${member.id}`), 400, 'api.channel.remove.default.app_error');
     await member.api.get(`/api/v4/channels/${townSquareId}/members/me`).expect(200);
     const offTopic = (await member.api.get(`/api/v4/teams/${teamId}/channels/name/off-topic`).expect(200)).body.id;
     await other.api.delete(`/api/v4/channels/${offTopic}/members/me`).expect(200);
-    expectError(await other.api.get(`/api/v4/channels/${offTopic}/members/me`), 404, 'app.channel.get_member.missing.app_error');
+    expectAppError(await other.api.get(`/api/v4/channels/${offTopic}/members/me`), 404, 'app.channel.get_member.missing.app_error');
   });
 
   test('nobody can be removed from a direct channel', async () => {
     const dm = await member.api.post('/api/v4/channels/direct', [member.id, owner.id]).expect(201);
-    expectError(await member.api.delete(`/api/v4/channels/${dm.body.id}/members/me`), 400, 'api.channel.remove_channel_member.type.app_error');
+    expectAppError(await member.api.delete(`/api/v4/channels/${dm.body.id}/members/me`), 400, 'api.channel.remove_channel_member.type.app_error');
   });
 });
 
@@ -412,9 +404,9 @@ describe('ViewChannel', () => {
 
   test("another user's view: 403; a channel the user is not in: 404", async () => {
     const channel = await createChannel(owner, 'O');
-    expectError(await member.api.post(`/api/v4/channels/members/${owner.id}/view`, { channel_id: channel.id }), 403, 'api.context.permissions.app_error');
-    expectError(await member.api.post('/api/v4/channels/members/me/view', { channel_id: channel.id }), 404, 'app.channel.get_member.missing.app_error');
-    expectError(await member.api.post('/api/v4/channels/members/me/view', { channel_id: 'not-an-id' }), 400, 'api.context.invalid_param.app_error');
-    expectError(await member.api.post('/api/v4/channels/members/me/view', { channel_id: '', prev_channel_id: 'nope' }), 400, 'api.context.invalid_param.app_error');
+    expectAppError(await member.api.post(`/api/v4/channels/members/${owner.id}/view`, { channel_id: channel.id }), 403, 'api.context.permissions.app_error');
+    expectAppError(await member.api.post('/api/v4/channels/members/me/view', { channel_id: channel.id }), 404, 'app.channel.get_member.missing.app_error');
+    expectAppError(await member.api.post('/api/v4/channels/members/me/view', { channel_id: 'not-an-id' }), 400, 'api.context.invalid_param.app_error');
+    expectAppError(await member.api.post('/api/v4/channels/members/me/view', { channel_id: '', prev_channel_id: 'nope' }), 400, 'api.context.invalid_param.app_error');
   });
 });

@@ -1,7 +1,8 @@
 // The channel, team and user operations of daily use, driven through @mattermost/client's Client4 exactly as the
 // web and mobile apps call them, against a real server (real HTTP) on the run's database.
-import { Client4, ClientError } from '@mattermost/client';
+import { Client4 } from '@mattermost/client';
 import { inflateSync } from 'node:zlib';
+import { expectClientError } from '../support/assertions';
 import { PASSWORD, createUser, startTestServer, type Actor, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -16,15 +17,6 @@ async function client(as: Actor): Promise<Client4> {
   c.setUrl(server.url);
   await c.login(as.username, PASSWORD);
   return c;
-}
-
-async function expectClientError(promise: Promise<unknown>, status: number, id: string): Promise<void> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ClientError);
-  expect({ status: (err as ClientError).status_code, id: (err as ClientError).server_error_id }).toEqual({ status, id });
 }
 
 beforeAll(async () => {

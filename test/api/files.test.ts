@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { expectAppError } from '../support/assertions';
 import { eventually } from '../support/eventually';
+import { send, type RawAnswer } from '../support/http';
 import { createUser, createWorld, startTestServer, type Actor, type TestServer, type World } from '../support/server';
 import { connect } from '../support/ws';
 
@@ -64,14 +65,6 @@ async function uploadOne(who: Actor, channelId: string, file: Upload): Promise<a
   const res = await upload(who, channelId, [file]);
   if (res.status !== 201) throw new Error(`upload: ${res.status} ${res.body.toString()}`);
   return res.json().file_infos[0];
-}
-
-/** An answer that is this AppError (the same checks as expectAppError, on a fetch answer). */
-function expectError(res: Answer, status: number, id: string): void {
-  const body = res.body.toString('utf8');
-  if (res.status !== status) throw new Error(`expected ${status} ${id}, got ${res.status}: ${body}`);
-  expect(res.headers.get('content-type')).toBe('application/json');
-  expect(JSON.parse(body)).toMatchObject({ id, status_code: status, request_id: res.headers.get('x-request-id') });
 }
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -261,8 +254,8 @@ describe('images', () => {
     const info = await uploadOne(world.member, world.townSquareId, { name: 'fake.png', bytes: Buffer.from('not really a png') });
     expect(info).toMatchObject({ has_preview_image: false, mime_type: 'image/png' });
     expect(info.width).toBeUndefined();
-    expectError(await call(`/api/v4/files/${info.id}/thumbnail`, { token: world.member.token }), 400, 'api.file.get_file_thumbnail.no_thumbnail.app_error');
-    expectError(await call(`/api/v4/files/${info.id}/preview`, { token: world.member.token }), 400, 'api.file.get_file_preview.no_preview.app_error');
+    expectAppError(await call(`/api/v4/files/${info.id}/thumbnail`, { token: world.member.token }), 400, 'api.file.get_file_thumbnail.no_thumbnail.app_error');
+    expectAppError(await call(`/api/v4/files/${info.id}/preview`, { token: world.member.token }), 400, 'api.file.get_file_preview.no_preview.app_error');
   });
 });
 
@@ -274,7 +267,7 @@ describe('who may read and upload', () => {
     expect(sha256((await call(`/api/v4/files/${info.id}`, { token: world.member.token })).body)).toBe(sha256(bytes));
     for (const who of [outsider, stranger]) {
       for (const suffix of ['', '/info', '/thumbnail', '/preview']) {
-        expectError(await call(`/api/v4/files/${info.id}${suffix}`, { token: who.token }), 403, 'api.context.permissions.app_error');
+        expectAppError(await call(`/api/v4/files/${info.id}${suffix}`, { token: who.token }), 403, 'api.context.permissions.app_error');
       }
     }
   });
@@ -282,7 +275,7 @@ describe('who may read and upload', () => {
   test('a file of a public channel: readable by its team, not by a user outside the team', async () => {
     const info = await uploadOne(world.member, world.townSquareId, { name: 'pub.txt', bytes: Buffer.from('public') });
     expect((await call(`/api/v4/files/${info.id}`, { token: outsider.token })).status).toBe(200);
-    expectError(await call(`/api/v4/files/${info.id}`, { token: stranger.token }), 403, 'api.context.permissions.app_error');
+    expectAppError(await call(`/api/v4/files/${info.id}`, { token: stranger.token }), 403, 'api.context.permissions.app_error');
   });
 
   test('the uploader reads their own file even after leaving the channel', async () => {
@@ -296,17 +289,17 @@ describe('who may read and upload', () => {
   test('uploading needs upload_file in the channel: a non-member gets 403 and nothing is stored', async () => {
     const rows = await fileRows();
     const stored = storedFiles().length;
-    expectError(await upload(outsider, privateId, [{ name: 'no.txt', bytes: randomBytes(100_000) }]), 403, 'api.context.permissions.app_error');
-    expectError(await upload(stranger, world.townSquareId, [{ name: 'no.txt', bytes: Buffer.from('x') }]), 403, 'api.context.permissions.app_error');
+    expectAppError(await upload(outsider, privateId, [{ name: 'no.txt', bytes: randomBytes(100_000) }]), 403, 'api.context.permissions.app_error');
+    expectAppError(await upload(stranger, world.townSquareId, [{ name: 'no.txt', bytes: Buffer.from('x') }]), 403, 'api.context.permissions.app_error');
     expect(await fileRows()).toBe(rows);
     expect(storedFiles().length).toBe(stored);
   });
 
   test('unknown and malformed ids', async () => {
-    expectError(await call('/api/v4/files/abcdefghijkmnopqrstuwxyz12', { token: world.member.token }), 404, 'app.file_info.get.app_error');
-    expectError(await call('/api/v4/files/abcdefghijkmnopqrstuwxyz12/info', { token: world.member.token }), 404, 'app.file_info.get.app_error');
-    expectError(await call('/api/v4/files/not-an-id', { token: world.member.token }), 400, 'api.context.invalid_param.app_error');
-    expectError(await call('/api/v4/files/abcdefghijkmnopqrstuwxyz12'), 401, 'api.context.session_expired.app_error');
+    expectAppError(await call('/api/v4/files/abcdefghijkmnopqrstuwxyz12', { token: world.member.token }), 404, 'app.file_info.get.app_error');
+    expectAppError(await call('/api/v4/files/abcdefghijkmnopqrstuwxyz12/info', { token: world.member.token }), 404, 'app.file_info.get.app_error');
+    expectAppError(await call('/api/v4/files/not-an-id', { token: world.member.token }), 400, 'api.context.invalid_param.app_error');
+    expectAppError(await call('/api/v4/files/abcdefghijkmnopqrstuwxyz12'), 401, 'api.context.session_expired.app_error');
   });
 });
 
@@ -316,13 +309,13 @@ describe('limits and malformed uploads', () => {
     try {
       const rows = await fileRows();
       const stored = storedFiles().length;
-      expectError(await upload(world.member, world.townSquareId, [{ name: 'big.bin', bytes: randomBytes(50_001) }]), 413, 'api.file.upload_file.too_large_detailed.app_error');
+      expectAppError(await upload(world.member, world.townSquareId, [{ name: 'big.bin', bytes: randomBytes(50_001) }]), 413, 'api.file.upload_file.too_large_detailed.app_error');
       // The second file too large: the first one, already stored, is removed as well.
       const res = await upload(world.member, world.townSquareId, [
         { name: 'ok.bin', bytes: randomBytes(50_000) },
         { name: 'big.bin', bytes: randomBytes(400_000) },
       ]);
-      expectError(res, 413, 'api.file.upload_file.too_large_detailed.app_error');
+      expectAppError(res, 413, 'api.file.upload_file.too_large_detailed.app_error');
       expect(await fileRows()).toBe(rows);
       expect(storedFiles().length).toBe(stored);
       // Exactly at the limit is fine.
@@ -341,27 +334,27 @@ describe('limits and malformed uploads', () => {
   test('fields after the files, missing or unknown fields, wrong counts, a body that is not a form', async () => {
     const one = [{ name: 'a.txt', bytes: Buffer.from('a') }];
     // No channel at all.
-    expectError(await upload(world.member, undefined, one), 400, 'api.context.invalid_param.app_error');
+    expectAppError(await upload(world.member, undefined, one), 400, 'api.context.invalid_param.app_error');
     // A file before the channel_id: the apps always send the fields first.
     const late = new FormData();
     late.append('files', new Blob(['x']), 'x.txt');
     late.append('channel_id', world.townSquareId);
-    expectError(await call('/api/v4/files', { method: 'POST', body: late, token: world.member.token }), 400, 'api.context.invalid_param.app_error');
+    expectAppError(await call('/api/v4/files', { method: 'POST', body: late, token: world.member.token }), 400, 'api.context.invalid_param.app_error');
     // Two different channels.
-    expectError(await upload(world.member, world.townSquareId, one, { query: `?channel_id=${privateId}` }), 400, 'api.file.upload_file.multiple_channel_ids.app_error');
+    expectAppError(await upload(world.member, world.townSquareId, one, { query: `?channel_id=${privateId}` }), 400, 'api.file.upload_file.multiple_channel_ids.app_error');
     // Client ids that do not match the files.
-    expectError(await upload(world.member, world.townSquareId, one, { clientIds: ['a', 'b'] }), 400, 'api.file.upload_file.incorrect_number_of_client_ids.app_error');
-    expectError(await upload(world.member, world.townSquareId, [...one, ...one], { clientIds: ['a'] }), 400, 'api.context.invalid_param.app_error');
+    expectAppError(await upload(world.member, world.townSquareId, one, { clientIds: ['a', 'b'] }), 400, 'api.file.upload_file.incorrect_number_of_client_ids.app_error');
+    expectAppError(await upload(world.member, world.townSquareId, [...one, ...one], { clientIds: ['a'] }), 400, 'api.context.invalid_param.app_error');
     // An unknown field; no file at all; more than 10 files.
     const odd = new FormData();
     odd.append('channel_id', world.townSquareId);
     odd.append('colour', 'blue');
-    expectError(await call('/api/v4/files', { method: 'POST', body: odd, token: world.member.token }), 400, 'api.context.invalid_param.app_error');
-    expectError(await upload(world.member, world.townSquareId, []), 400, 'api.context.invalid_param.app_error');
+    expectAppError(await call('/api/v4/files', { method: 'POST', body: odd, token: world.member.token }), 400, 'api.context.invalid_param.app_error');
+    expectAppError(await upload(world.member, world.townSquareId, []), 400, 'api.context.invalid_param.app_error');
     const eleven = Array.from({ length: 11 }, (_, i) => ({ name: `${i}.txt`, bytes: Buffer.from(String(i)) }));
-    expectError(await upload(world.member, world.townSquareId, eleven), 400, 'api.file.upload_file.too_many_files.app_error');
+    expectAppError(await upload(world.member, world.townSquareId, eleven), 400, 'api.file.upload_file.too_many_files.app_error');
     // Not multipart: 415; a broken form: 400.
-    expectError(await call('/api/v4/files', { method: 'POST', body: JSON.stringify({ channel_id: world.townSquareId }), headers: { 'Content-Type': 'application/json' }, token: world.member.token }), 415, 'api.context.invalid_body_param.app_error');
+    expectAppError(await call('/api/v4/files', { method: 'POST', body: JSON.stringify({ channel_id: world.townSquareId }), headers: { 'Content-Type': 'application/json' }, token: world.member.token }), 415, 'api.context.invalid_body_param.app_error');
     const broken = await rawUpload({ 'Content-Type': 'multipart/form-data; boundary=xyz', Authorization: `Bearer ${world.member.token}` }, `--xyz\r\nContent-Disposition: form-data; name="channel_id"\r\n\r\n${world.townSquareId}\r\n--xyz\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\n\r\ntruncated`);
     expect([broken.status, JSON.parse(broken.text).id]).toEqual([400, 'api.file.upload_file.read_request.app_error']);
     expect(storedFiles().filter((f) => f.endsWith('.part'))).toEqual([]);
@@ -395,7 +388,7 @@ describe('limits and malformed uploads', () => {
   test('with EnableFileAttachments off, uploads are 403', async () => {
     await world.admin.api.put('/api/v4/config/patch', { FileSettings: { EnableFileAttachments: false } }).expect(200);
     try {
-      expectError(await upload(world.member, world.townSquareId, [{ name: 'a.txt', bytes: Buffer.from('a') }]), 403, 'api.file.attachments.disabled.app_error');
+      expectAppError(await upload(world.member, world.townSquareId, [{ name: 'a.txt', bytes: Buffer.from('a') }]), 403, 'api.file.attachments.disabled.app_error');
       // The refused form is still read to its end: the connection serves the next request.
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
       try {
@@ -504,8 +497,8 @@ describe('files on posts', () => {
     const reply = await uploadOne(world.member, world.townSquareId, { name: 'reply.txt', bytes: Buffer.from('r') });
     await world.member.api.post('/api/v4/posts', { channel_id: world.townSquareId, message: 'reply', root_id: post.id, file_ids: [reply.id] }).expect(201);
     await world.member.api.delete(`/api/v4/posts/${post.id}`).expect(200);
-    for (const id of [f.id, reply.id]) expectError(await call(`/api/v4/files/${id}`, { token: world.member.token }), 404, 'app.file_info.get.app_error');
-    expectError(await call(`/api/v4/files/${f.id}/thumbnail`, { token: world.member.token }), 404, 'app.file_info.get.app_error');
+    for (const id of [f.id, reply.id]) expectAppError(await call(`/api/v4/files/${id}`, { token: world.member.token }), 404, 'app.file_info.get.app_error');
+    expectAppError(await call(`/api/v4/files/${f.id}/thumbnail`, { token: world.member.token }), 404, 'app.file_info.get.app_error');
     expectAppError(await world.member.api.get(`/api/v4/posts/${post.id}/files/info`), 404, 'app.post.get.app_error');
   });
 
@@ -540,17 +533,10 @@ test('Client4: uploadFile, createPost with file_ids, getFileInfosForPost, and th
   expect((await sharp(Buffer.from(await thumb.arrayBuffer())).metadata()).width).toBe(120);
 });
 
-/** A raw HTTP request (exact headers, a body that may not match them) and its answer. */
-function rawUpload(headers: Record<string, string>, body: string, agent?: http.Agent): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    // A connection of its own unless given: a request that declares more than it sends leaves its connection unusable.
-    const req = http.request(`${server.url}/api/v4/files`, { agent: agent ?? false, method: 'POST', headers: { Authorization: `Bearer ${world.member.token}`, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.setTimeout(10000, () => req.destroy(new Error('no answer within 10 s')));
-    req.on('error', reject);
-    req.end(body);
-  });
+/**
+ * UploadFile as a raw request (exact headers, a body that may not match them), on a connection of its own unless an
+ * agent is given: a request that declares more than it sends leaves its connection unusable.
+ */
+function rawUpload(headers: Record<string, string>, body: string, agent?: http.Agent): Promise<RawAnswer> {
+  return send(server.url, { method: 'POST', path: '/api/v4/files', headers: { Authorization: `Bearer ${world.member.token}`, ...headers }, body, agent, timeoutMs: 10000 });
 }

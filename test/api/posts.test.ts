@@ -1,4 +1,4 @@
-import type { Response } from 'supertest';
+import { expectAppError } from '../support/assertions';
 import { createUser, startTestServer, type Actor, type TestServer, atTime as atServerTime, createTeam } from '../support/server';
 
 let server: TestServer;
@@ -23,10 +23,6 @@ type Post = {
   props: Record<string, unknown>;
   reply_count: number;
 };
-
-function expectError(res: Response, status: number, id: string): void {
-  expect({ status: res.status, id: res.body.id, status_code: res.body.status_code }).toEqual({ status, id, status_code: status });
-}
 
 async function createChannel(as: Actor, type: 'O' | 'P', members: Actor[] = []): Promise<string> {
   const name = `posts-${++seq}`;
@@ -84,11 +80,11 @@ describe('CreatePost', () => {
     const a = await createChannel(owner, 'O', [member]);
     const b = await createChannel(owner, 'O', [member]);
     const rootInA = await createPost(member, a, 'root in a');
-    expectError(await member.api.post('/api/v4/posts', { channel_id: b, message: 'x', root_id: rootInA.id }), 400, 'api.post.create_post.root_id.app_error');
-    expectError(await member.api.post('/api/v4/posts', { channel_id: a, message: 'x', root_id: 'zzzzzzzzzzzzzzzzzzzzzzzzzz' }), 400, 'api.post.create_post.root_id.app_error');
-    expectError(await member.api.post('/api/v4/posts', { channel_id: a, message: 'x', root_id: 'not-an-id' }), 400, 'api.post.create_post.root_id.app_error');
+    expectAppError(await member.api.post('/api/v4/posts', { channel_id: b, message: 'x', root_id: rootInA.id }), 400, 'api.post.create_post.root_id.app_error');
+    expectAppError(await member.api.post('/api/v4/posts', { channel_id: a, message: 'x', root_id: 'zzzzzzzzzzzzzzzzzzzzzzzzzz' }), 400, 'api.post.create_post.root_id.app_error');
+    expectAppError(await member.api.post('/api/v4/posts', { channel_id: a, message: 'x', root_id: 'not-an-id' }), 400, 'api.post.create_post.root_id.app_error');
     const reply = await createPost(member, a, 'reply', { root_id: rootInA.id });
-    expectError(await member.api.post('/api/v4/posts', { channel_id: a, message: 'x', root_id: reply.id }), 400, 'api.post.create_post.root_id.app_error');
+    expectAppError(await member.api.post('/api/v4/posts', { channel_id: a, message: 'x', root_id: reply.id }), 400, 'api.post.create_post.root_id.app_error');
     // Nothing was written by the failed attempts.
     expect((await member.api.get(`/api/v4/channels/${b}`).expect(200)).body.total_msg_count).toBe(0);
   });
@@ -101,7 +97,7 @@ describe('CreatePost', () => {
       const read = await member.api.get(`/api/v4/posts/${post.id}`).expect(200);
       expect(read.body.message).toBe(message);
       const tooLong = await member.api.post('/api/v4/posts', { channel_id: channelId, message: unit.repeat(16384) });
-      expectError(tooLong, 400, 'model.post.is_valid.message_length.app_error');
+      expectAppError(tooLong, 400, 'model.post.is_valid.message_length.app_error');
     }
     // 16383 emoji are 32766 UTF-16 units: the limit counts code points, not units.
     const mixed = `${'😀'.repeat(8000)}${'b'.repeat(8383)}`;
@@ -110,10 +106,10 @@ describe('CreatePost', () => {
 
   test('a non-member cannot post to a private channel (403); a non-member of the team cannot post at all', async () => {
     const priv = await createChannel(owner, 'P', [member]);
-    expectError(await outsider.api.post('/api/v4/posts', { channel_id: priv, message: 'let me in' }), 403, 'api.context.permissions.app_error');
+    expectAppError(await outsider.api.post('/api/v4/posts', { channel_id: priv, message: 'let me in' }), 403, 'api.context.permissions.app_error');
     const loner = await createUser(server, sysadmin);
     const town = await owner.api.get(`/api/v4/teams/${teamId}/channels/name/town-square`).expect(200);
-    expectError(await loner.api.post('/api/v4/posts', { channel_id: town.body.id, message: 'x' }), 403, 'api.context.permissions.app_error');
+    expectAppError(await loner.api.post('/api/v4/posts', { channel_id: town.body.id, message: 'x' }), 403, 'api.context.permissions.app_error');
     expect((await member.api.get(`/api/v4/channels/${priv}`).expect(200)).body.total_msg_count).toBe(0);
   });
 
@@ -136,17 +132,17 @@ describe('CreatePost', () => {
     const partial = await createPost(member, channelId, 'important', { metadata: { priority: { priority: 'important' } } });
     expect((await member.api.get(`/api/v4/posts/${partial.id}`).expect(200)).body.metadata.priority).toEqual({ priority: 'important' });
     const reply = await member.api.post('/api/v4/posts', { channel_id: channelId, message: 'r', root_id: root.id, metadata: { priority } });
-    expectError(reply, 400, 'api.post.create_post.post_priority.reply_not_allowed');
+    expectAppError(reply, 400, 'api.post.create_post.post_priority.reply_not_allowed');
   });
 
   test('unknown channel: 404; missing message: 400; file ids: 400; no session: 401', async () => {
     const channelId = await createChannel(owner, 'O', [member]);
-    expectError(await member.api.post('/api/v4/posts', { channel_id: 'zzzzzzzzzzzzzzzzzzzzzzzzzz', message: 'x' }), 404, 'app.channel.get.existing.app_error');
+    expectAppError(await member.api.post('/api/v4/posts', { channel_id: 'zzzzzzzzzzzzzzzzzzzzzzzzzz', message: 'x' }), 404, 'app.channel.get.existing.app_error');
     const noMessage = await member.api.post('/api/v4/posts', { channel_id: channelId });
     expect(noMessage.status).toBe(400);
     expect(noMessage.body.status_code).toBe(400);
-    expectError(await member.api.post('/api/v4/posts', { channel_id: channelId, message: 'x', file_ids: ['abc'] }), 400, 'model.post.is_valid.file_ids.app_error');
-    expectError(await server.http().post('/api/v4/posts', { channel_id: channelId, message: 'x' }), 401, 'api.context.session_expired.app_error');
+    expectAppError(await member.api.post('/api/v4/posts', { channel_id: channelId, message: 'x', file_ids: ['abc'] }), 400, 'model.post.is_valid.file_ids.app_error');
+    expectAppError(await server.http().post('/api/v4/posts', { channel_id: channelId, message: 'x' }), 401, 'api.context.session_expired.app_error');
   });
 });
 
@@ -192,7 +188,7 @@ describe('CreatePost retried with the same pending_post_id', () => {
     const pending = pendingId(member);
     await createPost(member, channelId, 'before removal', { pending_post_id: pending });
     await owner.api.delete(`/api/v4/channels/${channelId}/members/${member.id}`).expect(200);
-    expectError(await member.api.post('/api/v4/posts', { channel_id: channelId, message: 'before removal', pending_post_id: pending }), 403, 'api.context.permissions.app_error');
+    expectAppError(await member.api.post('/api/v4/posts', { channel_id: channelId, message: 'before removal', pending_post_id: pending }), 403, 'api.context.permissions.app_error');
   });
 });
 
@@ -202,8 +198,8 @@ describe('GetPost', () => {
     const post = await createPost(owner, priv, 'secret');
     const res = await member.api.get(`/api/v4/posts/${post.id}`).expect(200);
     expect(res.body).toMatchObject({ id: post.id, message: 'secret', reply_count: 0 });
-    expectError(await outsider.api.get(`/api/v4/posts/${post.id}`), 403, 'api.context.permissions.app_error');
-    expectError(await member.api.get('/api/v4/posts/zzzzzzzzzzzzzzzzzzzzzzzzzz'), 404, 'app.post.get.app_error');
+    expectAppError(await outsider.api.get(`/api/v4/posts/${post.id}`), 403, 'api.context.permissions.app_error');
+    expectAppError(await member.api.get('/api/v4/posts/zzzzzzzzzzzzzzzzzzzzzzzzzz'), 404, 'app.post.get.app_error');
   });
 
   test('a public post is readable by a team member who is not in the channel', async () => {
@@ -271,8 +267,8 @@ describe('GetPostsForChannel', () => {
     const elsewhere = await createChannel(owner, 'O', [member]);
     const foreign = await createPost(member, elsewhere, 'elsewhere');
     const res = await member.api.get(`/api/v4/channels/${channelId}/posts?before=${foreign.id}`);
-    expectError(res, 400, 'api.context.invalid_param.app_error');
-    expectError(await member.api.get(`/api/v4/channels/${channelId}/posts?after=zzzzzzzzzzzzzzzzzzzzzzzzzz`), 400, 'api.context.invalid_param.app_error');
+    expectAppError(res, 400, 'api.context.invalid_param.app_error');
+    expectAppError(await member.api.get(`/api/v4/channels/${channelId}/posts?after=zzzzzzzzzzzzzzzzzzzzzzzzzz`), 400, 'api.context.invalid_param.app_error');
   });
 
   test('since returns the posts changed after a time, edits and deletions included', async () => {
@@ -393,7 +389,7 @@ describe('GetPostsForChannel', () => {
 
   test('non-members of a private channel: 403', async () => {
     const priv = await createChannel(owner, 'P');
-    expectError(await member.api.get(`/api/v4/channels/${priv}/posts`), 403, 'api.context.permissions.app_error');
+    expectAppError(await member.api.get(`/api/v4/channels/${priv}/posts`), 403, 'api.context.permissions.app_error');
   });
 });
 
@@ -416,7 +412,7 @@ describe('PatchPost', () => {
   test("a plain member cannot edit another user's post (403); a team admin can", async () => {
     const ch = await createChannel(owner, 'O', [member, outsider]);
     const post = await createPost(outsider, ch, 'mine');
-    expectError(await member.api.put(`/api/v4/posts/${post.id}/patch`, { message: 'hijacked' }), 403, 'api.context.permissions.app_error');
+    expectAppError(await member.api.put(`/api/v4/posts/${post.id}/patch`, { message: 'hijacked' }), 403, 'api.context.permissions.app_error');
     expect((await member.api.get(`/api/v4/posts/${post.id}`).expect(200)).body.message).toBe('mine');
     const res = await owner.api.put(`/api/v4/posts/${post.id}/patch`, { message: 'moderated' }).expect(200);
     expect(res.body.message).toBe('moderated');
@@ -427,8 +423,8 @@ describe('PatchPost', () => {
     const post = await createPost(member, ch, 'plain');
     const res = await member.api.put(`/api/v4/posts/${post.id}/patch`, { props: { from_webhook: 'true', card: 'c' } }).expect(200);
     expect(res.body.props).toEqual({ card: 'c' });
-    expectError(await member.api.put(`/api/v4/posts/${post.id}/patch`, { message: 'x'.repeat(16384) }), 400, 'model.post.is_valid.message_length.app_error');
-    expectError(await member.api.put('/api/v4/posts/zzzzzzzzzzzzzzzzzzzzzzzzzz/patch', { message: 'x' }), 404, 'app.post.get.app_error');
+    expectAppError(await member.api.put(`/api/v4/posts/${post.id}/patch`, { message: 'x'.repeat(16384) }), 400, 'model.post.is_valid.message_length.app_error');
+    expectAppError(await member.api.put('/api/v4/posts/zzzzzzzzzzzzzzzzzzzzzzzzzz/patch', { message: 'x' }), 404, 'app.post.get.app_error');
   });
 });
 
@@ -451,7 +447,7 @@ describe('DeletePost and GetPostThread', () => {
     expect(paged.body.has_next).toBe(true);
     const priv = await createChannel(owner, 'P');
     const secret = await createPost(owner, priv, 'secret');
-    expectError(await member.api.get(`/api/v4/posts/${secret.id}/thread`), 403, 'api.context.permissions.app_error');
+    expectAppError(await member.api.get(`/api/v4/posts/${secret.id}/thread`), 403, 'api.context.permissions.app_error');
   });
 
   test('deleting a root deletes its replies; the post is then 404 everywhere', async () => {
@@ -461,28 +457,28 @@ describe('DeletePost and GetPostThread', () => {
     const keep = await createPost(owner, ch, 'keep');
     const res = await member.api.delete(`/api/v4/posts/${root.id}`).expect(200);
     expect(res.body).toEqual({ status: 'OK' });
-    expectError(await member.api.get(`/api/v4/posts/${root.id}`), 404, 'app.post.get.app_error');
-    expectError(await member.api.get(`/api/v4/posts/${reply.id}`), 404, 'app.post.get.app_error');
-    expectError(await member.api.get(`/api/v4/posts/${root.id}/thread`), 404, 'app.post.get.app_error');
-    expectError(await member.api.delete(`/api/v4/posts/${root.id}`), 404, 'app.post.get.app_error');
-    expectError(await member.api.post('/api/v4/posts', { channel_id: ch, message: 'late reply', root_id: root.id }), 400, 'api.post.create_post.root_id.app_error');
+    expectAppError(await member.api.get(`/api/v4/posts/${root.id}`), 404, 'app.post.get.app_error');
+    expectAppError(await member.api.get(`/api/v4/posts/${reply.id}`), 404, 'app.post.get.app_error');
+    expectAppError(await member.api.get(`/api/v4/posts/${root.id}/thread`), 404, 'app.post.get.app_error');
+    expectAppError(await member.api.delete(`/api/v4/posts/${root.id}`), 404, 'app.post.get.app_error');
+    expectAppError(await member.api.post('/api/v4/posts', { channel_id: ch, message: 'late reply', root_id: root.id }), 400, 'api.post.create_post.root_id.app_error');
     const list = await member.api.get(`/api/v4/channels/${ch}/posts`).expect(200);
     expect(list.body.order).toEqual([keep.id]);
     // A system admin may still read deleted posts when asking for them.
     const asAdmin = await sysadmin.api.get(`/api/v4/posts/${root.id}?include_deleted=true`).expect(200);
     expect(asAdmin.body.delete_at).toBeGreaterThan(0);
-    expectError(await member.api.get(`/api/v4/posts/${root.id}?include_deleted=true`), 404, 'app.post.get.app_error');
+    expectAppError(await member.api.get(`/api/v4/posts/${root.id}?include_deleted=true`), 404, 'app.post.get.app_error');
   });
 
   test('deleting a reply leaves the root; a plain member cannot delete others\' posts (403); a team admin can', async () => {
     const ch = await createChannel(owner, 'O', [member, outsider]);
     const root = await createPost(member, ch, 'root');
     const reply = await createPost(outsider, ch, 'reply', { root_id: root.id });
-    expectError(await member.api.delete(`/api/v4/posts/${reply.id}`), 403, 'api.context.permissions.app_error');
+    expectAppError(await member.api.delete(`/api/v4/posts/${reply.id}`), 403, 'api.context.permissions.app_error');
     await outsider.api.delete(`/api/v4/posts/${reply.id}`).expect(200);
     const read = await member.api.get(`/api/v4/posts/${root.id}`).expect(200);
     expect(read.body.reply_count).toBe(0);
     await owner.api.delete(`/api/v4/posts/${root.id}`).expect(200);
-    expectError(await member.api.get(`/api/v4/posts/${root.id}`), 404, 'app.post.get.app_error');
+    expectAppError(await member.api.get(`/api/v4/posts/${root.id}`), 404, 'app.post.get.app_error');
   });
 });

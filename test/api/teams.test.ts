@@ -1,4 +1,4 @@
-import type { Response } from 'supertest';
+import { expectAppError } from '../support/assertions';
 import { createUser, startTestServer, type Actor, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -9,14 +9,6 @@ let carol: Actor;
 let seq = 0;
 
 const uniqueName = (prefix = 'team') => `${prefix}${process.pid}x${++seq}`;
-
-function expectError(res: Response, status: number, id: string | RegExp): void {
-  expect({ status: res.status, id: res.body.id, status_code: res.body.status_code }).toEqual({
-    status,
-    id: typeof id === 'string' ? id : expect.stringMatching(id),
-    status_code: status,
-  });
-}
 
 async function createTeam(owner: Actor, type: 'O' | 'I' = 'O', name = uniqueName()) {
   const res = await owner.api.post('/api/v4/teams', { name, display_name: `Team ${name}`, type }).expect(201);
@@ -79,7 +71,7 @@ describe('CreateTeam', () => {
     ['more than 64 characters', 'a'.repeat(65), 'url'],
   ])('rejects a name with %s (%s)', async (_why, name, reason) => {
     const res = await alice.api.post('/api/v4/teams', { name, display_name: 'Bad', type: 'O' });
-    expectError(res, 400, `model.team.is_valid.${reason}.app_error`);
+    expectAppError(res, 400, `model.team.is_valid.${reason}.app_error`);
   });
 
   test('accepts a 64-character name and a 2-character name', async () => {
@@ -89,8 +81,8 @@ describe('CreateTeam', () => {
   });
 
   test('rejects an empty or too long display name', async () => {
-    expectError(await alice.api.post('/api/v4/teams', { name: uniqueName(), display_name: '', type: 'O' }), 400, 'model.team.is_valid.name.app_error');
-    expectError(
+    expectAppError(await alice.api.post('/api/v4/teams', { name: uniqueName(), display_name: '', type: 'O' }), 400, 'model.team.is_valid.name.app_error');
+    expectAppError(
       await alice.api.post('/api/v4/teams', { name: uniqueName(), display_name: 'x'.repeat(65), type: 'O' }),
       400,
       'model.team.is_valid.name.app_error',
@@ -106,12 +98,12 @@ describe('CreateTeam', () => {
   test('rejects a duplicate name', async () => {
     const team = await createTeam(alice);
     const res = await bob.api.post('/api/v4/teams', { name: team.name, display_name: 'Again', type: 'O' });
-    expectError(res, 400, 'app.team.save.existing.app_error');
+    expectAppError(res, 400, 'app.team.save.existing.app_error');
   });
 
   test('needs a session', async () => {
     const res = await server.http().post('/api/v4/teams', { name: uniqueName(), display_name: 'T', type: 'O' });
-    expectError(res, 401, 'api.context.session_expired.app_error');
+    expectAppError(res, 401, 'api.context.session_expired.app_error');
   });
 });
 
@@ -160,15 +152,15 @@ describe('GetAllTeams', () => {
 
 describe('GetTeam and GetTeamByName', () => {
   test('unknown team: 404', async () => {
-    expectError(await alice.api.get('/api/v4/teams/aaaaaaaaaaaaaaaaaaaaaaaaaa'), 404, 'app.team.get.find.app_error');
-    expectError(await alice.api.get(`/api/v4/teams/name/${uniqueName('nosuch')}`), 404, 'app.team.get.find.app_error');
+    expectAppError(await alice.api.get('/api/v4/teams/aaaaaaaaaaaaaaaaaaaaaaaaaa'), 404, 'app.team.get.find.app_error');
+    expectAppError(await alice.api.get(`/api/v4/teams/name/${uniqueName('nosuch')}`), 404, 'app.team.get.find.app_error');
   });
 
   test('names are matched exactly on every database (no case or trailing-space folding)', async () => {
     const team = await createTeam(alice, 'O');
     await alice.api.get(`/api/v4/teams/name/${team.name}`).expect(200);
-    expectError(await alice.api.get(`/api/v4/teams/name/${team.name.toUpperCase()}`), 404, 'app.team.get.find.app_error');
-    expectError(await alice.api.get(`/api/v4/teams/name/${team.name}%20`), 404, 'app.team.get.find.app_error');
+    expectAppError(await alice.api.get(`/api/v4/teams/name/${team.name.toUpperCase()}`), 404, 'app.team.get.find.app_error');
+    expectAppError(await alice.api.get(`/api/v4/teams/name/${team.name}%20`), 404, 'app.team.get.find.app_error');
   });
 
   test('an open team is visible to a non-member, sanitised', async () => {
@@ -184,9 +176,9 @@ describe('GetTeam and GetTeamByName', () => {
 
   test('an invite-only team is closed to non-members (403 by id; by name 404, as if missing) and open to members and system admins', async () => {
     const team = await createTeam(alice, 'I');
-    expectError(await bob.api.get(`/api/v4/teams/${team.id}`), 403, 'api.context.permissions.app_error');
-    expectError(await bob.api.get(`/api/v4/teams/name/${team.name}`), 404, 'app.team.get.find.app_error');
-    expectError(await bob.api.get(`/api/v4/teams/name/${team.name}x`), 404, 'app.team.get.find.app_error');
+    expectAppError(await bob.api.get(`/api/v4/teams/${team.id}`), 403, 'api.context.permissions.app_error');
+    expectAppError(await bob.api.get(`/api/v4/teams/name/${team.name}`), 404, 'app.team.get.find.app_error');
+    expectAppError(await bob.api.get(`/api/v4/teams/name/${team.name}x`), 404, 'app.team.get.find.app_error');
     await alice.api.get(`/api/v4/teams/${team.id}`).expect(200);
     await alice.api.get(`/api/v4/teams/name/${team.name}`).expect(200);
     await sysadmin.api.get(`/api/v4/teams/${team.id}`).expect(200);
@@ -210,7 +202,7 @@ describe('GetTeamsForUser', () => {
 
   test("another user's teams: 403 for a plain user, 200 for a system admin", async () => {
     const team = await createTeam(carol, 'O');
-    expectError(await bob.api.get(`/api/v4/users/${carol.id}/teams`), 403, 'api.context.permissions.app_error');
+    expectAppError(await bob.api.get(`/api/v4/users/${carol.id}/teams`), 403, 'api.context.permissions.app_error');
     const res = await sysadmin.api.get(`/api/v4/users/${carol.id}/teams`).expect(200);
     expect(res.body.map((t: { id: string }) => t.id)).toContain(team.id);
   });
@@ -247,18 +239,18 @@ describe('AddTeamMember', () => {
   test('a user cannot join an invite-only team by themself', async () => {
     const team = await createTeam(alice, 'I');
     const res = await carol.api.post(`/api/v4/teams/${team.id}/members`, { team_id: team.id, user_id: carol.id });
-    expectError(res, 403, 'api.context.permissions.app_error');
+    expectAppError(res, 403, 'api.context.permissions.app_error');
   });
 
   test('a non-member cannot add others to an invite-only team (403), nor to an open one', async () => {
     const closed = await createTeam(alice, 'I');
-    expectError(
+    expectAppError(
       await bob.api.post(`/api/v4/teams/${closed.id}/members`, { team_id: closed.id, user_id: carol.id }),
       403,
       'api.context.permissions.app_error',
     );
     const open = await createTeam(alice, 'O');
-    expectError(
+    expectAppError(
       await bob.api.post(`/api/v4/teams/${open.id}/members`, { team_id: open.id, user_id: carol.id }),
       403,
       'api.context.permissions.app_error',
@@ -274,7 +266,7 @@ describe('AddTeamMember', () => {
 
   test('unknown team or user: 404; team_id in the body must match the path: 400', async () => {
     const team = await createTeam(alice, 'O');
-    expectError(
+    expectAppError(
       await alice.api.post('/api/v4/teams/aaaaaaaaaaaaaaaaaaaaaaaaaa/members', { team_id: 'aaaaaaaaaaaaaaaaaaaaaaaaaa', user_id: bob.id }),
       404,
       'app.team.get.find.app_error',
@@ -283,7 +275,7 @@ describe('AddTeamMember', () => {
     expect(unknownUser.status).toBe(404);
     expect(unknownUser.body.status_code).toBe(404);
     const other = await createTeam(alice, 'O');
-    expectError(
+    expectAppError(
       await alice.api.post(`/api/v4/teams/${team.id}/members`, { team_id: other.id, user_id: bob.id }),
       400,
       'api.context.invalid_param.app_error',
@@ -314,8 +306,8 @@ describe('GetTeamMembers', () => {
 
   test('a non-member gets 403 for an invite-only team; unknown team is 404', async () => {
     const team = await createTeam(alice, 'I');
-    expectError(await bob.api.get(`/api/v4/teams/${team.id}/members`), 403, 'api.context.permissions.app_error');
+    expectAppError(await bob.api.get(`/api/v4/teams/${team.id}/members`), 403, 'api.context.permissions.app_error');
     await sysadmin.api.get(`/api/v4/teams/${team.id}/members`).expect(200);
-    expectError(await bob.api.get('/api/v4/teams/aaaaaaaaaaaaaaaaaaaaaaaaaa/members'), 404, 'app.team.get.find.app_error');
+    expectAppError(await bob.api.get('/api/v4/teams/aaaaaaaaaaaaaaaaaaaaaaaaaa/members'), 404, 'app.team.get.find.app_error');
   });
 });

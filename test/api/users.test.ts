@@ -533,6 +533,7 @@ describe('GetUsers and GetUsersByIds', () => {
   });
 
   test('GetUsersByIds with since returns only users changed after it', async () => {
+    // Time passing is the point: `since` lies strictly between the earlier changes and the patch below.
     await new Promise((r) => setTimeout(r, 5));
     const since = Date.now();
     await new Promise((r) => setTimeout(r, 5));

@@ -1,10 +1,11 @@
 // The mock server built from the spec alone (`npm run mock`): every operation answers a response valid for its
 // schema, and POST /hooks/{hook_id} answers every payload exactly as the real server does (checked side by side).
 import Ajv, { type ValidateFunction } from 'ajv';
-import http from 'node:http';
 import { loadSpec } from '../../src/spec';
 import { startMock, type MockServer } from '../../src/tools/mock';
 import { RESERVED_PROPS } from '../../src/webhook/reserved-props';
+import { expectAppError } from '../support/assertions';
+import { send, type RawAnswer } from '../support/http';
 import { createWorld, startTestServer, type TestServer, type World } from '../support/server';
 
 type Json = Record<string, any>;
@@ -12,28 +13,9 @@ type Json = Record<string, any>;
 const spec = loadSpec() as Json;
 const ID = 'abcdefghijkmnopqrstuwxyz12';
 
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  text: string;
-  json(): Json;
-}
-
-/** A raw HTTP request: fetch would add a Content-Type of its own, and the webhook rules depend on its absence. */
-function send(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(new URL(path, base), { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+/** Raw requests (the shared raw client): fetch would add a Content-Type of its own, and the webhook rules depend on its absence. */
+const call = (base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<RawAnswer> =>
+  send(base, { method, path, headers, body });
 
 const ajv = new Ajv({ strict: false, allErrors: true });
 ajv.addFormat('int32', true);
@@ -46,14 +28,6 @@ function responseValidator(path: string, method: string, code: string): Validate
   const response = spec.paths[path][method].responses[code];
   const at = typeof response.$ref === 'string' ? response.$ref.slice(1) : `/paths/${escape(path)}/${method}/responses/${code}`;
   return ajv.compile({ $ref: `spec#${at}/content/application~1json/schema` });
-}
-
-function expectAppError(answer: Answer, status: number, id: string): void {
-  expect({ status: answer.status, type: answer.headers['content-type'] }).toEqual({ status, type: 'application/json' });
-  const body = answer.json();
-  expect(body).toMatchObject({ id, status_code: status, request_id: answer.headers['x-request-id'] });
-  const valid = ajv.compile({ $ref: 'spec#/components/schemas/AppError' });
-  expect(valid(body)).toBe(true);
 }
 
 let mock: MockServer;
@@ -85,7 +59,7 @@ describe('operations', () => {
       : undefined;
     const body = BODIES[op.operationId] ?? media?.example;
     if (op.requestBody?.required && !form) expect(body).toBeDefined();
-    const answer = await send(
+    const answer = await call(
       mock.url,
       method.toUpperCase(),
       path.replace(/\{[^}]+\}/g, ID),
@@ -104,36 +78,36 @@ describe('operations', () => {
     }
     expect({ status: answer.status, type: answer.headers['content-type'] }).toEqual({ status: Number(code), type: 'application/json' });
     const validate = responseValidator(path, method, code);
-    expect(validate(answer.json()) ? [] : validate.errors).toEqual([]);
+    expect(validate(answer.json) ? [] : validate.errors).toEqual([]);
   });
 
   test('login hands out a Token header, as the real server does', async () => {
-    const answer = await send(mock.url, 'POST', '/api/v4/users/login', { 'Content-Type': 'application/json' }, JSON.stringify({ login_id: 'a', password: 'b' }));
+    const answer = await call(mock.url, 'POST', '/api/v4/users/login', { 'Content-Type': 'application/json' }, JSON.stringify({ login_id: 'a', password: 'b' }));
     expect(answer.status).toBe(200);
     expect(answer.headers.token).toMatch(/^[a-z0-9]{26}$/);
   });
 
   test('requests are held to the spec: session, parameters, body', async () => {
-    expectAppError(await send(mock.url, 'GET', '/api/v4/users/me'), 401, 'api.context.session_expired.app_error');
+    expectAppError(await call(mock.url, 'GET', '/api/v4/users/me'), 401, 'api.context.session_expired.app_error');
     const auth = { Authorization: 'BEARER any', 'Content-Type': 'application/json' };
-    expectAppError(await send(mock.url, 'GET', '/api/v4/channels/not-an-id', auth), 400, 'api.context.invalid_param.app_error');
-    expectAppError(await send(mock.url, 'POST', '/api/v4/posts', auth, JSON.stringify({ message: 'no channel' })), 400, 'api.context.invalid_param.app_error');
-    expectAppError(await send(mock.url, 'POST', '/api/v4/posts', auth, '{"message":'), 400, 'api.context.invalid_body_param.app_error');
+    expectAppError(await call(mock.url, 'GET', '/api/v4/channels/not-an-id', auth), 400, 'api.context.invalid_param.app_error');
+    expectAppError(await call(mock.url, 'POST', '/api/v4/posts', auth, JSON.stringify({ message: 'no channel' })), 400, 'api.context.invalid_param.app_error');
+    expectAppError(await call(mock.url, 'POST', '/api/v4/posts', auth, '{"message":'), 400, 'api.context.invalid_body_param.app_error');
     // Unknown query parameters and body fields are ignored, as by the server (Client4 sends both).
-    const extra = await send(mock.url, 'POST', '/api/v4/posts?set_online=true&unknown=1', auth, JSON.stringify({ channel_id: ID, message: 'hi', extra: 1 }));
+    const extra = await call(mock.url, 'POST', '/api/v4/posts?set_online=true&unknown=1', auth, JSON.stringify({ channel_id: ID, message: 'hi', extra: 1 }));
     expect(extra.status).toBe(201);
   });
 
   test('unknown routes and methods answer AppError JSON', async () => {
-    expectAppError(await send(mock.url, 'GET', '/api/v4/nothing/here'), 404, 'api.context.404.app_error');
-    expectAppError(await send(mock.url, 'DELETE', '/api/v4/system/ping'), 405, 'api.context.405.app_error');
+    expectAppError(await call(mock.url, 'GET', '/api/v4/nothing/here'), 404, 'api.context.404.app_error');
+    expectAppError(await call(mock.url, 'DELETE', '/api/v4/system/ping'), 405, 'api.context.405.app_error');
   });
 
   test('the listen address comes from MM_SERVICESETTINGS_LISTENADDRESS', async () => {
     const configured = await startMock({ env: { MM_SERVICESETTINGS_LISTENADDRESS: '127.0.0.1:0' } });
     try {
       expect(configured.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect((await send(configured.url, 'GET', '/api/v4/system/ping')).status).toBe(200);
+      expect((await call(configured.url, 'GET', '/api/v4/system/ping')).status).toBe(200);
     } finally {
       await configured.close();
     }
@@ -197,8 +171,8 @@ describe('POST /hooks/{hook_id}: the mock answers as the real server does', () =
 
   test.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     const answers = {
-      mock: await send(mock.url, 'POST', `/hooks/${c.key ?? 'anyWellFormedKey42'}`, c.headers, c.body),
-      real: await send(server.url, 'POST', `/hooks/${c.key ?? hookKey}`, c.headers, c.body),
+      mock: await call(mock.url, 'POST', `/hooks/${c.key ?? 'anyWellFormedKey42'}`, c.headers, c.body),
+      real: await call(server.url, 'POST', `/hooks/${c.key ?? hookKey}`, c.headers, c.body),
     };
     for (const answer of Object.values(answers)) {
       expect(answer.headers['x-version-id']).toBeTruthy();
@@ -208,7 +182,7 @@ describe('POST /hooks/{hook_id}: the mock answers as the real server does', () =
         expectAppError(answer, c.status, c.id as string);
       }
     }
-    const summary = (a: Answer) => ({ status: a.status, id: a.status === 200 ? undefined : a.json().id, message: a.status === 200 ? a.text : a.json().message });
+    const summary = (a: RawAnswer) => ({ status: a.status, id: a.status === 200 ? undefined : a.json.id, message: a.status === 200 ? a.text : a.json.message });
     expect(summary(answers.mock)).toEqual(summary(answers.real));
   });
 
@@ -216,10 +190,10 @@ describe('POST /hooks/{hook_id}: the mock answers as the real server does', () =
     const reserved = Object.fromEntries(Object.keys(RESERVED_PROPS).map((key) => [key, key === 'attachments' ? [{ text: 'forged' }] : 'forged']));
     const body = JSON.stringify({ text: 'reserved check', props: { ...reserved, card: 'kept' } });
     mockLog.length = 0;
-    expect((await send(mock.url, 'POST', '/hooks/anyWellFormedKey42', json, body)).status).toBe(200);
+    expect((await call(mock.url, 'POST', '/hooks/anyWellFormedKey42', json, body)).status).toBe(200);
     expect(mockLog).toEqual(['POST /hooks/{hook_id} 200', ...Object.keys(RESERVED_PROPS).map((key) => expect.stringMatching(new RegExp(`^  warning: props\\.${key}: reserved key; `)))]);
 
-    expect((await send(server.url, 'POST', `/hooks/${hookKey}`, json, body)).status).toBe(200);
+    expect((await call(server.url, 'POST', `/hooks/${hookKey}`, json, body)).status).toBe(200);
     const posts = await world.admin.api.get(`/api/v4/channels/${world.townSquareId}/posts`).expect(200);
     const post = posts.body.posts[posts.body.order[0]];
     expect(post.message).toBe('reserved check');
@@ -230,7 +204,7 @@ describe('POST /hooks/{hook_id}: the mock answers as the real server does', () =
   test('with incoming webhooks disabled the mock answers 501, as the server does', async () => {
     const disabled = await startMock({ listen: '127.0.0.1:0', env: { MM_SERVICESETTINGS_ENABLEINCOMINGWEBHOOKS: 'false' } });
     try {
-      expectAppError(await send(disabled.url, 'POST', '/hooks/anyWellFormedKey42', json, '{"text":"hi"}'), 501, 'web.incoming_webhook.disabled.app_error');
+      expectAppError(await call(disabled.url, 'POST', '/hooks/anyWellFormedKey42', json, '{"text":"hi"}'), 501, 'web.incoming_webhook.disabled.app_error');
     } finally {
       await disabled.close();
     }

@@ -1,5 +1,6 @@
-import { Client4, ClientError } from '@mattermost/client';
+import { Client4 } from '@mattermost/client';
 import { IncomingWebhook } from '@slack/webhook';
+import { expectClientError } from '../support/assertions';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { spawnServer, type ServerProcess } from '../support/process';
 
@@ -25,16 +26,6 @@ function client(): Client4 {
   const c = new Client4();
   c.setUrl(server.url);
   return c;
-}
-
-async function expectClientError(promise: Promise<unknown>, status: number, id: string): Promise<void> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ClientError);
-  expect((err as ClientError).status_code).toBe(status);
-  expect((err as ClientError).server_error_id).toBe(id);
 }
 
 test('the core chat flow works unchanged with Client4, then webhooks with Client4 and @slack/webhook', async () => {

@@ -48,7 +48,8 @@ async function expectAudience(action: () => Promise<unknown>, match: (f: Frame) 
   await action();
   const got = new Map<Name, Frame>();
   for (const n of to) got.set(n, await (sockets.get(n) as Socket).next(match, { from: marks.get(n) }));
-  // Any other recipient would have had the same time to receive it, and more.
+  // Any other recipient would have had the same time to receive it, and more (a fixed grace on purpose: the claim is
+  // that nothing arrives).
   await new Promise((r) => setTimeout(r, 150));
   const wrong = names().filter((n) => !to.includes(n) && (sockets.get(n) as Socket).events.slice(marks.get(n)).some(match));
   expect(wrong).toEqual([]);
@@ -90,6 +91,7 @@ describe('posts', () => {
       expect(received.map((f) => postOf(f).message.length)).toEqual([16383, 10]);
       expect(received[0].data?.set_online).toBe(false);
     }
+    // A fixed grace on purpose: the claim is that nothing arrives elsewhere.
     await new Promise((r) => setTimeout(r, 100));
     for (const n of ['bob', 'carol', 'dave'] as Name[]) expect((sockets.get(n) as Socket).events.slice(marks.get(n)).some(parts)).toBe(false);
   });
@@ -115,6 +117,7 @@ describe('posts', () => {
     expect(adminCopy.data?.delete_by).toBe(alice.id);
     expect(adminCopy.broadcast?.contains_sensitive_data).toBe(true);
     expect(aliceCopy.data).not.toHaveProperty('delete_by');
+    // A fixed grace on purpose: the claim is that no second copy and no other recipient comes.
     await new Promise((r) => setTimeout(r, 100));
     expect((sockets.get('admin') as Socket).events.slice(marks.get('admin')).filter((f) => f.event === 'post_deleted')).toHaveLength(1);
     for (const n of ['bob', 'carol', 'dave'] as Name[]) expect((sockets.get(n) as Socket).events.slice(marks.get(n)).some((f) => f.event === 'post_deleted')).toBe(false);
@@ -211,6 +214,7 @@ describe('channels and teams', () => {
       await admin.api.post(`/api/v4/teams/${world.teamId}/members`, { team_id: world.teamId, user_id: fresh.id }).expect(201);
       await s.next((f) => f.event === 'added_to_team' && f.data?.team_id === world.teamId);
       await (sockets.get('alice') as Socket).next((f) => f.event === 'user_added' && f.data?.user_id === fresh.id && f.broadcast?.channel_id === world.townSquareId);
+      // A fixed grace on purpose: the claim is that the others get nothing.
       await new Promise((r) => setTimeout(r, 100));
       for (const n of names()) expect((sockets.get(n) as Socket).events.some((f) => f.event === 'added_to_team' && f.data?.user_id === fresh.id)).toBe(false);
       expect((sockets.get('carol') as Socket).events.some((f) => f.event === 'user_added' && f.data?.user_id === fresh.id)).toBe(false);

@@ -45,7 +45,8 @@ async function expectAudience(action: () => Promise<unknown>, match: (f: Frame) 
   await action();
   const got = new Map<Name, Frame>();
   for (const n of to) got.set(n, await (sockets.get(n) as Socket).next(match, { from: marks.get(n) }));
-  // Any other recipient would have had the same time to receive it, and more.
+  // Any other recipient would have had the same time to receive it, and more (a fixed grace on purpose: the claim is
+  // that nothing arrives).
   await new Promise((r) => setTimeout(r, 150));
   const wrong = names().filter((n) => !to.includes(n) && (sockets.get(n) as Socket).events.slice(marks.get(n)).some(match));
   expect(wrong).toEqual([]);

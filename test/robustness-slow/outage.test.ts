@@ -3,7 +3,7 @@
 // mixed load (webhook senders, API readers) the database connections are killed, the database is shut down, and it
 // is crashed. Clients see ok/200 or a clear 503 AppError (never a 500, never internals, never a hang), the server
 // process survives, it serves again within seconds of the database returning, and no acknowledged post is lost.
-import { buildServer, startProcess, type Build, type Proc } from '../robustness/support/spawn';
+import { buildServer, spawnServer, type Build, type ServerProcess } from '../support/process';
 import { installDb, mariadbd, PrivateMariaDb } from '../robustness/support/mariadb';
 import { startLoad, summarise, type Answer } from '../robustness/support/load';
 import { channelMessages, createRemoteWorld, postHook, type RemoteWorld } from '../robustness/support/world';
@@ -15,7 +15,7 @@ const describeIf = available ? describe : describe.skip;
 
 let build: Build;
 let maria: PrivateMariaDb;
-let proc: Proc;
+let proc: ServerProcess;
 let world: RemoteWorld;
 const acknowledged: string[] = [];
 
@@ -38,11 +38,16 @@ describeIf('database outage (private MariaDB)', () => {
     maria = new PrivateMariaDb();
     await maria.start();
     const dataSource = await maria.createDatabase('parley_outage');
-    proc = await startProcess(build.entry, {
-      MM_SQLSETTINGS_DRIVERNAME: 'mysql',
-      MM_SQLSETTINGS_DATASOURCE: dataSource,
-      MM_SQLSETTINGS_QUERYTIMEOUT: String(QUERY_TIMEOUT_S),
-    });
+    proc = await spawnServer(
+      {
+        MM_SQLSETTINGS_DRIVERNAME: 'mysql',
+        MM_SQLSETTINGS_DATASOURCE: dataSource,
+        MM_SQLSETTINGS_QUERYTIMEOUT: String(QUERY_TIMEOUT_S),
+        // The load runs far past the default webhook rate limit on purpose.
+        MM_RATELIMITSETTINGS_WEBHOOKPERSEC: '0',
+      },
+      { entry: build.entry },
+    );
     world = await createRemoteWorld(proc.url);
   }, 120000);
   afterAll(async () => {

@@ -11,7 +11,8 @@ import sharp from 'sharp';
 import { loadSpec } from '../../src/spec';
 import { createUser, createWorld, login, startTestServer, type Actor, type TestServer, type World } from '../support/server';
 import { createHook } from '../webhooks/hooks-support';
-import { checkAnswer, send, type RawAnswer } from './support/http';
+import { send, type RawAnswer } from '../support/http';
+import { checkAnswer } from './support/answers';
 
 const spec = loadSpec() as Record<string, any>;
 

@@ -2,13 +2,13 @@
 // process, 50 concurrent 50 MB chunked uploads (and 50 with a declared 50 MB Content-Length) raise its resident
 // memory by far less than the bytes offered, every one is answered 413, and the server still answers afterwards.
 import { createTestDatabase, type TestDatabase } from '../support/database';
-import { buildServer, startProcess, type Build, type Proc } from './support/spawn';
-import { memoryOf, upload, type UploadResult } from './support/upload';
+import { buildServer, spawnServer, type Build, type ServerProcess } from '../support/process';
+import { upload, type UploadResult } from './support/upload';
 import { createRemoteWorld, postHook, type RemoteWorld } from './support/world';
 
 let build: Build;
 let db: TestDatabase;
-let proc: Proc;
+let proc: ServerProcess;
 let world: RemoteWorld;
 
 const MB = 1024 * 1024;
@@ -17,7 +17,7 @@ const BOUND = 200 * MB;
 beforeAll(async () => {
   build = buildServer();
   db = await createTestDatabase();
-  proc = await startProcess(build.entry, { MM_SQLSETTINGS_DRIVERNAME: db.driver, MM_SQLSETTINGS_DATASOURCE: db.dataSource });
+  proc = await spawnServer({ MM_SQLSETTINGS_DRIVERNAME: db.driver, MM_SQLSETTINGS_DATASOURCE: db.dataSource, MM_RATELIMITSETTINGS_WEBHOOKPERSEC: '0' }, { entry: build.entry });
   world = await createRemoteWorld(proc.url);
 }, 120000);
 afterAll(async () => {
@@ -29,14 +29,14 @@ afterAll(async () => {
 async function underLoad(run: () => Promise<UploadResult[]>): Promise<{ results: UploadResult[]; baseline: number; peak: number }> {
   // Warm the paths first, so JIT and pools are not counted as growth.
   for (let i = 0; i < 20; i++) await postHook(proc.url, world.hookKey, { text: `warm ${i}` });
-  const baseline = memoryOf(proc.pid).rss;
+  const baseline = proc.memory().rss;
   let peak = baseline;
   const sampler = setInterval(() => {
-    peak = Math.max(peak, memoryOf(proc.pid).rss);
+    peak = Math.max(peak, proc.memory().rss);
   }, 20);
   try {
     const results = await run();
-    return { results, baseline, peak: Math.max(peak, memoryOf(proc.pid).rss) };
+    return { results, baseline, peak: Math.max(peak, proc.memory().rss) };
   } finally {
     clearInterval(sampler);
   }
@@ -90,9 +90,9 @@ test('50 concurrent uploads declaring 50 MB: all 413 before the body is sent, RS
 test('200 concurrent bodies just under the limit are all read and answered, with memory bounded', async () => {
   // Legitimate large bodies are held whole (up to the limit each): the bound is connections × limit, not more.
   for (let i = 0; i < 5; i++) await postHook(proc.url, world.hookKey, { text: `warm ${i}` });
-  const baseline = memoryOf(proc.pid).rss;
+  const baseline = proc.memory().rss;
   let peak = baseline;
-  const sampler = setInterval(() => (peak = Math.max(peak, memoryOf(proc.pid).rss)), 20);
+  const sampler = setInterval(() => (peak = Math.max(peak, proc.memory().rss)), 20);
   const body = { text: 'y'.repeat(290000) };
   const results = await Promise.all(Array.from({ length: 200 }, () => postHook(proc.url, world.hookKey, body, 60000)));
   clearInterval(sampler);

@@ -4,12 +4,12 @@
 // twice, and a message split into several posts is stored whole or not at all. Runs on the database
 // PARLEY_TEST_DATABASE selects (SQLite file by default, MariaDB with a mysql:// URL).
 import { createTestDatabase, testDialect, type TestDatabase } from '../support/database';
-import { buildServer, startProcess, type Build, type Proc } from './support/spawn';
+import { buildServer, spawnServer, type Build, type ServerProcess } from '../support/process';
 import { channelMessages, createRemoteWorld, postHook, type RemoteWorld } from './support/world';
 
 let build: Build;
 let db: TestDatabase;
-let proc: Proc | undefined;
+let proc: ServerProcess | undefined;
 let world: RemoteWorld;
 
 beforeAll(async () => {
@@ -22,7 +22,8 @@ afterAll(async () => {
   build?.remove();
 });
 
-const env = () => ({ MM_SQLSETTINGS_DRIVERNAME: db.driver, MM_SQLSETTINGS_DATASOURCE: db.dataSource });
+// These suites load one hook far past its default rate limit on purpose (the limiter has its own tests).
+const env = () => ({ MM_SQLSETTINGS_DRIVERNAME: db.driver, MM_SQLSETTINGS_DATASOURCE: db.dataSource, MM_RATELIMITSETTINGS_WEBHOOKPERSEC: '0' });
 const SENDERS = 20;
 const CYCLES = 3;
 // Every 7th message is longer than one post (16383 code points): it is stored as two posts, all or nothing.
@@ -58,11 +59,11 @@ async function sender(url: string, key: string, id: number, cycle: number, sent:
 }
 
 test(`kill -9 under concurrent webhook load, ${CYCLES} times (${testDialect()}): every acknowledged post is stored exactly once`, async () => {
-  proc = await startProcess(build.entry, env());
+  proc = await spawnServer(env(), { entry: build.entry });
   world = await createRemoteWorld(proc.url);
   const all: Sent[] = [];
   for (let cycle = 0; cycle < CYCLES; cycle++) {
-    if (cycle > 0) proc = await startProcess(build.entry, env());
+    if (cycle > 0) proc = await spawnServer(env(), { entry: build.entry });
     const sent: Sent[] = [];
     const stop = { now: false };
     const running = Array.from({ length: SENDERS }, (_, s) => sender(proc!.url, world.hookKey, s, cycle, sent, stop));
@@ -83,7 +84,7 @@ test(`kill -9 under concurrent webhook load, ${CYCLES} times (${testDialect()}):
   }
 
   // Restart once more and read everything back through the API.
-  proc = await startProcess(build.entry, env());
+  proc = await spawnServer(env(), { entry: build.entry });
   const stored = await channelMessages(proc.url, world.token, world.channelId);
   const counts = new Map<string, number>();
   for (const m of stored) counts.set(m, (counts.get(m) ?? 0) + 1);

@@ -8,7 +8,8 @@ import { loadSpec } from '../../src/spec';
 import type { Config } from '../../src/config/settings';
 import { createUser, createWorld, startTestServer, type Actor, type TestServer, type World } from '../support/server';
 import { createHook } from '../webhooks/hooks-support';
-import { assertAnswer, ping, send, type RawAnswer } from './support/http';
+import { send, type RawAnswer } from '../support/http';
+import { assertAnswer, ping } from './support/answers';
 import { bodyFor, type Hints } from './support/schema-arb';
 
 const spec = loadSpec() as Record<string, any>;

@@ -3,7 +3,8 @@
 // 4xx AppError, never a 5xx, and the server keeps answering.
 import fc from 'fast-check';
 import { createWorld, startTestServer, type TestServer, type World } from '../support/server';
-import { assertAnswer, ping, send, isSendableHeaderValue, type RawAnswer } from './support/http';
+import { isSendableHeaderValue, send, type RawAnswer } from '../support/http';
+import { assertAnswer, ping } from './support/answers';
 import { createHook } from '../webhooks/hooks-support';
 
 let server: TestServer;

@@ -8,8 +8,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../support/database';
-import { buildServer, startProcess, type Build, type Proc } from './support/spawn';
-import { memoryOf } from './support/upload';
+import { buildServer, spawnServer, type Build, type ServerProcess } from '../support/process';
 import { createRemoteWorld, type RemoteWorld } from './support/world';
 
 const MB = 1024 * 1024;
@@ -20,7 +19,7 @@ const BOUND = 150 * MB;
 
 let build: Build;
 let db: TestDatabase;
-let proc: Proc;
+let proc: ServerProcess;
 let world: RemoteWorld;
 let filesDir: string;
 
@@ -28,7 +27,7 @@ beforeAll(async () => {
   build = buildServer();
   db = await createTestDatabase();
   filesDir = mkdtempSync(join(tmpdir(), 'parley-upload-memory-'));
-  proc = await startProcess(build.entry, { MM_SQLSETTINGS_DRIVERNAME: db.driver, MM_SQLSETTINGS_DATASOURCE: db.dataSource, MM_FILESETTINGS_DIRECTORY: filesDir });
+  proc = await spawnServer({ MM_SQLSETTINGS_DRIVERNAME: db.driver, MM_SQLSETTINGS_DATASOURCE: db.dataSource, MM_FILESETTINGS_DIRECTORY: filesDir }, { entry: build.entry });
   world = await createRemoteWorld(proc.url);
 }, 120000);
 afterAll(async () => {
@@ -94,12 +93,12 @@ function streamUpload(n: number, size: number): Promise<{ status: number; text: 
 }
 
 async function underLoad<T>(run: () => Promise<T>): Promise<{ result: T; baseline: number; peak: number }> {
-  const baseline = memoryOf(proc.pid).rss;
+  const baseline = proc.memory().rss;
   let peak = baseline;
-  const sampler = setInterval(() => (peak = Math.max(peak, memoryOf(proc.pid).rss)), 20);
+  const sampler = setInterval(() => (peak = Math.max(peak, proc.memory().rss)), 20);
   try {
     const result = await run();
-    return { result, baseline, peak: Math.max(peak, memoryOf(proc.pid).rss) };
+    return { result, baseline, peak: Math.max(peak, proc.memory().rss) };
   } finally {
     clearInterval(sampler);
   }

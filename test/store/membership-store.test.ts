@@ -4,6 +4,7 @@
 import { newId } from '../../src/lib/ids';
 import type { Stores } from '../../src/store';
 import { channelWithMembers, forEachDatabase, makeChannel, makePost, makeTeam, makeUser, makeWebhook, writePosts } from './fixtures';
+import { eventually } from '../support/eventually';
 
 forEachDatabase((h) => {
   async function user(fields: Parameters<typeof makeUser>[0] = {}) {
@@ -203,11 +204,12 @@ forEachDatabase((h) => {
         await tx.users.update(admins[0].id, { roles: 'system_user' });
         order.push('first done');
       });
-      await new Promise((r) => setTimeout(r, 100));
+      await eventually(() => expect(order).toContain('first locked'));
       const second = h.stores.transaction(async (tx) => {
         const seen = await tx.users.activeAdminIdsForUpdate();
         order.push(`second saw ${seen.length}`);
       });
+      // A fixed pause on purpose: the claim is that the second transaction stays blocked while the first holds the lock.
       await new Promise((r) => setTimeout(r, 300));
       release();
       await Promise.all([first, second]);

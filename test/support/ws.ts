@@ -129,6 +129,7 @@ export async function connect(httpUrl: string, opts: ConnectOptions = {}): Promi
     sendRaw: (data) => ws.send(data),
     next: (match, o = {}) => waitFor(() => events.slice(o.from ?? 0).find(match), o.timeoutMs ?? 5000, 'an event'),
     reply: (s, timeoutMs = 5000) => waitFor(() => replies.find((r) => r.seq_reply === s), timeoutMs, `the reply to ${s}`),
+    // A fixed grace on purpose: the claim is that nothing arrives in it.
     none: async (match, ms = 300, from = 0) => {
       await new Promise((r) => setTimeout(r, ms));
       const found = events.slice(from).find(match);

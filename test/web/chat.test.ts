@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database';
 import { spawnServer, type ServerProcess } from '../support/process';
 import { describeBrowser, launchBrowser, openPage, screenshotPath, signIn, type WatchedPage } from '../support/browser';
 import { PASSWORD, createWebWorld, type WebWorld } from '../support/web-world';
+import { eventually } from '../support/eventually';
 
 let db: TestDatabase;
 let server: ServerProcess;
@@ -44,11 +45,7 @@ describeBrowser('web client: chat journeys', () => {
 
   /** Waits (polling from the test, not with code evaluated in the page: the page's CSP forbids eval). */
   async function countIs(locator: { count(): Promise<number> }, n: number): Promise<void> {
-    const deadline = Date.now() + 10000;
-    while ((await locator.count()) !== n) {
-      if (Date.now() > deadline) throw new Error(`expected ${n} elements, found ${await locator.count()}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await eventually(async () => expect(await locator.count()).toBe(n), 10000, 50);
   }
 
   const post = (page: Page, text: string) => page.locator('.post-list article.post', { hasText: text });

@@ -11,6 +11,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database';
 import { spawnServer, type ServerProcess } from '../support/process';
 import { describeBrowser, launchBrowser, openPage, screenshotPath, signIn, testWithWebSocket, type WatchedPage } from '../support/browser';
 import { PASSWORD, createWebWorld, type WebWorld } from '../support/web-world';
+import { eventually } from '../support/eventually';
 
 interface Post {
   id: string;
@@ -32,11 +33,13 @@ async function newPage(): Promise<WatchedPage> {
 }
 
 async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 10000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await eventually(
+    async () => {
+      if (!(await check())) throw new Error(`timed out waiting for: ${what}`);
+    },
+    timeoutMs,
+    50,
+  );
 }
 
 const article = (page: Page, id: string) => page.locator(`.post-list article[data-post-id="${id}"]`);

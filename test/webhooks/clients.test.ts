@@ -1,9 +1,11 @@
 // Real clients against POST /hooks/{key}: @slack/webhook (unchanged) and curl's exact wire formats
 // (reference/real-clients.md), and the success answer of docs/webhook-rules.md rule 14.
+import { expectAppError } from '../support/assertions';
 import { IncomingWebhook } from '@slack/webhook';
 import request from 'supertest';
 import { createUser, createWorld, startTestServer, type Actor, type TestServer, type World } from '../support/server';
-import { createHook, expectError, lastPost, patchConfig, rawPost, uniqueName, type RawResponse } from './hooks-support';
+import type { RawAnswer } from '../support/http';
+import { createHook, lastPost, patchConfig, rawPost, uniqueName } from './hooks-support';
 
 let server: TestServer;
 let world: World;
@@ -23,7 +25,7 @@ afterAll(() => server.close());
 const ID = /^[a-z0-9]{26}$/;
 
 /** docs/webhook-rules.md rule 14: 200, Content-Type text/plain exactly, body "ok", X-Request-Id, X-Version-Id, Date. */
-function expectOkAnswer(res: RawResponse): void {
+function expectOkAnswer(res: RawAnswer): void {
   expect(res.status).toBe(200);
   expect(res.headers['content-type']).toBe('text/plain');
   expect(res.text).toBe('ok');
@@ -138,7 +140,7 @@ describe('curl wire formats (raw bytes)', () => {
   test("curl -d with a raw '&' and '%' breaks the form: 400, nothing posted", async () => {
     const before = await lastPost(world.admin, world.townSquareId);
     const res = await rawPost(server.url, `/hooks/${key}`, 'payload={"text":"a+b & 100% c"}', { 'Content-Type': 'application/x-www-form-urlencoded' });
-    expectError(res, 400, undefined, key);
+    expectAppError(res, 400, undefined, { notContaining: key });
     expect((await lastPost(world.admin, world.townSquareId)).id).toBe(before.id);
   });
 
@@ -169,7 +171,7 @@ describe('curl wire formats (raw bytes)', () => {
 
   test("curl -d '{\"text\":...}' without -H (form type, raw JSON body): 400", async () => {
     const res = await rawPost(server.url, `/hooks/${key}`, '{"text":"json but default content-type"}', { 'Content-Type': 'application/x-www-form-urlencoded' });
-    expectError(res, 400, undefined, key);
+    expectAppError(res, 400, undefined, { notContaining: key });
   });
 });
 

@@ -1,7 +1,9 @@
 // The content-type matrix of POST /hooks/{key}: every case of Mattermost's own test (reference §1.3), adapted to
 // docs/webhook-rules.md where Parley decides differently (rules 1-3). Each success is read back.
+import { expectAppError } from '../support/assertions';
 import { createUser, createWorld, startTestServer, type Actor, type TestServer, type World } from '../support/server';
-import { channelPosts, createHook, expectError, rawPost, type RawResponse } from './hooks-support';
+import type { RawAnswer } from '../support/http';
+import { channelPosts, createHook, rawPost } from './hooks-support';
 
 let server: TestServer;
 let world: World;
@@ -188,9 +190,9 @@ test.each(rows.map((r) => [r.name, r] as const))('%s', async (_name, row) => {
   const headers: Record<string, string> = {};
   if (row.contentType !== null) headers['Content-Type'] = row.contentType;
   const key = keyFor(row);
-  const res: RawResponse = await rawPost(server.url, `/hooks/${key}`, row.body, headers);
+  const res: RawAnswer = await rawPost(server.url, `/hooks/${key}`, row.body, headers);
   if (row.status !== 200) {
-    expectError(res, row.status, row.errorId, key);
+    expectAppError(res, row.status, row.errorId, { notContaining: key });
     return;
   }
   expect({ status: res.status, body: res.text, json: res.json }).toEqual({ status: 200, body: 'ok', json: undefined });

@@ -1,63 +1,22 @@
-// Shared helpers of the webhook suites: raw HTTP posts with exact bytes and headers, hook creation, read-back.
-import http from 'node:http';
+// Shared helpers of the webhook suites: raw posts to a hook (through the shared raw client), hook creation, read-back.
+import { send, type RawAnswer } from '../support/http';
 import type { Actor, TestServer } from '../support/server';
-
-export interface RawResponse {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  text: string;
-  /** The parsed AppError body for JSON answers, else undefined. */
-  json: Record<string, unknown> | undefined;
-}
 
 /**
  * POSTs exactly `body` with exactly `headers` (no Content-Type unless given: supertest would add a form type to a
- * string body, which would hide the "no Content-Type" rules).
+ * string body, which would hide the "no Content-Type" rules). `Transfer-Encoding: chunked` sends it in 64 KiB chunks,
+ * so a limit is crossed mid-stream.
  */
-export function rawPost(url: string, path: string, body: string | Buffer, headers: Record<string, string> = {}): Promise<RawResponse> {
-  const target = new URL(path, url);
-  const payload = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  // A chunked request has no Content-Length: the server only learns the size while reading.
-  const length: Record<string, string> = headers['Transfer-Encoding'] ? {} : { 'Content-Length': String(payload.length) };
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { method: 'POST', hostname: target.hostname, port: target.port, path: target.pathname + target.search, headers: { ...length, ...headers } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json: Record<string, unknown> | undefined;
-          if (res.headers['content-type'] === 'application/json') json = JSON.parse(text);
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    if (headers['Transfer-Encoding']) {
-      // Several chunks, so the limit is crossed mid-stream.
-      for (let i = 0; i < payload.length; i += 65536) req.write(payload.subarray(i, i + 65536));
-      req.end();
-    } else req.end(payload);
-  });
+export function rawPost(url: string, path: string, body: string | Buffer, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  return send(url, { method: 'POST', path, body, headers });
 }
 
 /** POSTs a JSON payload to /hooks/{key} with Content-Type application/json. */
-export function postJson(server: TestServer, key: string, payload: unknown): Promise<RawResponse> {
+export function postJson(server: TestServer, key: string, payload: unknown): Promise<RawAnswer> {
   return rawPost(server.url, `/hooks/${key}`, JSON.stringify(payload), { 'Content-Type': 'application/json' });
 }
 
-/** Expects the AppError of the webhook path: status, id, status_code and request_id consistent, key never echoed. */
-export function expectError(res: RawResponse, status: number, id?: string, key?: string): void {
-  expect({ status: res.status, id: res.json?.id }).toEqual({ status, id: id ?? res.json?.id });
-  expect(res.headers['content-type']).toBe('application/json');
-  expect(res.json?.status_code).toBe(status);
-  expect(res.json?.request_id).toBe(res.headers['x-request-id']);
-  if (key) expect(res.text).not.toContain(key);
-}
-
-export function expectOk(res: RawResponse): void {
+export function expectOk(res: RawAnswer): void {
   expect({ status: res.status, text: res.text }).toEqual({ status: 200, text: 'ok' });
 }
 

@@ -1,7 +1,8 @@
 // Incoming webhook management: CreateIncomingWebhook, GetIncomingWebhooks, GetIncomingWebhook,
 // UpdateIncomingWebhook, DeleteIncomingWebhook (permissions, validation, paging) and the key's life cycle.
+import { expectAppError } from '../support/assertions';
 import { createUser, startTestServer, type Actor, type TestServer } from '../support/server';
-import { createChannel, createHook, expectError, expectOk, postJson, uniqueName } from './hooks-support';
+import { createChannel, createHook, expectOk, postJson, uniqueName } from './hooks-support';
 
 let server: TestServer;
 let sysadmin: Actor;
@@ -244,9 +245,9 @@ describe('DeleteIncomingWebhook', () => {
     const del = await teamAdmin.api.delete(`/api/v4/hooks/incoming/${hook.id}`).expect(200);
     expect(del.body).toEqual({ status: 'OK' });
     const gone = await postJson(server, hook.id, { text: 'after delete' });
-    expectError(gone, 404, 'web.incoming_webhook.invalid.app_error', hook.id);
+    expectAppError(gone, 404, 'web.incoming_webhook.invalid.app_error', { notContaining: hook.id });
     const never = await postJson(server, UNKNOWN_ID, { text: 'never' });
-    expectError(never, 404, 'web.incoming_webhook.invalid.app_error', UNKNOWN_ID);
+    expectAppError(never, 404, 'web.incoming_webhook.invalid.app_error', { notContaining: UNKNOWN_ID });
     expect({ ...gone.json, request_id: '' }).toEqual({ ...never.json, request_id: '' });
     await teamAdmin.api.get(`/api/v4/hooks/incoming/${hook.id}`).expect(404);
     await teamAdmin.api.delete(`/api/v4/hooks/incoming/${hook.id}`).expect(404);

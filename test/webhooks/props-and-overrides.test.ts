@@ -1,7 +1,8 @@
 // What a webhook post carries: server-owned props (docs/webhook-rules.md, rule 8), attachments, the post type (rule 5) and the
 // username/icon overrides (rule 7).
+import { expectAppError } from '../support/assertions';
 import { createUser, createWorld, startTestServer, type Actor, type TestServer, type World } from '../support/server';
-import { createHook, expectError, expectOk, lastPost, patchConfig, postJson } from './hooks-support';
+import { createHook, expectOk, lastPost, patchConfig, postJson } from './hooks-support';
 
 let server: TestServer;
 let world: World;
@@ -63,8 +64,8 @@ describe('server-owned props', () => {
   });
 
   test('props that are not an object are 400', async () => {
-    expectError(await postJson(server, key, { text: 'x', props: [] }), 400, undefined, key);
-    expectError(await postJson(server, key, { text: 'x', props: 'card' }), 400, undefined, key);
+    expectAppError(await postJson(server, key, { text: 'x', props: [] }), 400, undefined, { notContaining: key });
+    expectAppError(await postJson(server, key, { text: 'x', props: 'card' }), 400, undefined, { notContaining: key });
   });
 });
 
@@ -120,11 +121,11 @@ describe('attachments', () => {
   });
 
   test('no text and only null attachments is 400 web.incoming_webhook.text.app_error', async () => {
-    expectError(await postJson(server, key, { attachments: [null, null] }), 400, 'web.incoming_webhook.text.app_error', key);
-    expectError(await postJson(server, key, { text: '', attachments: [] }), 400, 'web.incoming_webhook.text.app_error', key);
-    expectError(await postJson(server, key, { text: '' }), 400, 'web.incoming_webhook.text.app_error', key);
-    expectError(await postJson(server, key, {}), 400, 'web.incoming_webhook.text.app_error', key);
-    expectError(await postJson(server, key, null), 400, 'web.incoming_webhook.text.app_error', key);
+    expectAppError(await postJson(server, key, { attachments: [null, null] }), 400, 'web.incoming_webhook.text.app_error', { notContaining: key });
+    expectAppError(await postJson(server, key, { text: '', attachments: [] }), 400, 'web.incoming_webhook.text.app_error', { notContaining: key });
+    expectAppError(await postJson(server, key, { text: '' }), 400, 'web.incoming_webhook.text.app_error', { notContaining: key });
+    expectAppError(await postJson(server, key, {}), 400, 'web.incoming_webhook.text.app_error', { notContaining: key });
+    expectAppError(await postJson(server, key, null), 400, 'web.incoming_webhook.text.app_error', { notContaining: key });
   });
 
   test('text with an empty attachments array is an ordinary post', async () => {
@@ -134,16 +135,16 @@ describe('attachments', () => {
   });
 
   test('a field "short" that is neither boolean nor "true"/"false" is 400', async () => {
-    expectError(await postJson(server, key, { attachments: [{ fields: [{ value: 'v', short: 'yes' }] }] }), 400, undefined, key);
-    expectError(await postJson(server, key, { attachments: [{ fields: [{ value: 'v', short: 1 }] }] }), 400, undefined, key);
-    expectError(await postJson(server, key, { text: 'x', attachments: { text: 'not a list' } }), 400, undefined, key);
+    expectAppError(await postJson(server, key, { attachments: [{ fields: [{ value: 'v', short: 'yes' }] }] }), 400, undefined, { notContaining: key });
+    expectAppError(await postJson(server, key, { attachments: [{ fields: [{ value: 'v', short: 1 }] }] }), 400, undefined, { notContaining: key });
+    expectAppError(await postJson(server, key, { text: 'x', attachments: { text: 'not a list' } }), 400, undefined, { notContaining: key });
   });
 });
 
 describe('post type', () => {
   test('type "foo" is 400; "system_join" is 400; "slack_attachment" without attachments is 400', async () => {
     for (const type of ['foo', 'system_join_channel', 'slack_attachment', 'me']) {
-      expectError(await postJson(server, key, { text: 'typed', type }), 400, 'api.context.invalid_param.app_error', key);
+      expectAppError(await postJson(server, key, { text: 'typed', type }), 400, 'api.context.invalid_param.app_error', { notContaining: key });
     }
   });
 
@@ -258,8 +259,8 @@ describe('priority and root_id', () => {
   });
 
   test('priority without a priority value, or with an unknown one, is 400', async () => {
-    expectError(await postJson(server, key, { text: 'x', priority: {} }), 400, 'api.context.invalid_param.app_error', key);
-    expectError(await postJson(server, key, { text: 'x', priority: { priority: 'super' } }), 400, 'api.context.invalid_param.app_error', key);
+    expectAppError(await postJson(server, key, { text: 'x', priority: {} }), 400, 'api.context.invalid_param.app_error', { notContaining: key });
+    expectAppError(await postJson(server, key, { text: 'x', priority: { priority: 'super' } }), 400, 'api.context.invalid_param.app_error', { notContaining: key });
   });
 
   test('root_id makes the post a reply in that thread', async () => {
@@ -272,11 +273,11 @@ describe('priority and root_id', () => {
   });
 
   test('an unknown root, a root in another channel, or a priority on a reply is 400', async () => {
-    expectError(await postJson(server, key, { text: 'x', root_id: 'abcdefghijklmnopqrstuvwxyz' }), 400, undefined, key);
+    expectAppError(await postJson(server, key, { text: 'x', root_id: 'abcdefghijklmnopqrstuvwxyz' }), 400, undefined, { notContaining: key });
     const offTopic = (await world.admin.api.get(`/api/v4/teams/${world.teamId}/channels/name/off-topic`).expect(200)).body.id;
     const elsewhere = await world.admin.api.post('/api/v4/posts', { channel_id: offTopic, message: 'elsewhere' }).expect(201);
-    expectError(await postJson(server, key, { text: 'x', root_id: elsewhere.body.id }), 400, undefined, key);
+    expectAppError(await postJson(server, key, { text: 'x', root_id: elsewhere.body.id }), 400, undefined, { notContaining: key });
     const root = await postAndRead({ text: 'root for priority' });
-    expectError(await postJson(server, key, { text: 'x', root_id: root.id, priority: { priority: 'urgent' } }), 400, undefined, key);
+    expectAppError(await postJson(server, key, { text: 'x', root_id: root.id, priority: { priority: 'urgent' } }), 400, undefined, { notContaining: key });
   });
 });

@@ -1,6 +1,6 @@
 // Continuous mixed load against a running server: webhook senders (each post with a unique text) and API readers.
 // Every answer is recorded with its latency, so a test can say what clients saw while something went wrong.
-import { checkAnswer } from './http';
+import { checkAnswer } from './answers';
 
 export interface Answer {
   kind: 'hook' | 'api';
@@ -30,7 +30,7 @@ async function one(url: string, kind: 'hook' | 'api', init: RequestInit & { path
     const headers: Record<string, string> = {};
     res.headers.forEach((v, k) => (headers[k] = v));
     const answer: Answer = { kind, at, ms: Date.now() - at, status: res.status, text };
-    answer.problem = checkAnswer({ status: res.status, headers, body, text: body.toString('utf8') }, { hook: kind === 'hook', allow503: true });
+    answer.problem = checkAnswer({ status: res.status, headers, text: body.toString('utf8') }, { hook: kind === 'hook', allow503: true });
     if (res.status >= 400 && headers['content-type'] === 'application/json') {
       const json = JSON.parse(body.toString('utf8'));
       answer.id = json.id;

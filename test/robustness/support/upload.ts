@@ -1,6 +1,5 @@
 // Uploads that never finish politely: a declared Content-Length far over the limit with (almost) no body, or a
 // chunked body streamed until the server answers. They record when the answer came, relative to what was sent.
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 
 export interface UploadResult {
@@ -92,11 +91,4 @@ export function upload(url: string, o: UploadOptions): Promise<UploadResult> {
     req.flushHeaders();
     pump();
   });
-}
-
-/** Resident set size of a process (kB → bytes), and its peak (VmHWM), from /proc. */
-export function memoryOf(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
-  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }

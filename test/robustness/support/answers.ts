@@ -1,67 +1,6 @@
-// Raw HTTP for the robustness suites: exact bytes, exact headers (or none), optional chunked bodies, and the checks
-// every answer must pass (a clear 4xx AppError, never a 500, never a crash).
-import http from 'node:http';
-
-export interface RawAnswer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-  text: string;
-}
-
-export interface RawRequest {
-  method?: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: string | Buffer;
-  /** Send the body chunked (no Content-Length), in pieces of this many bytes. */
-  chunked?: number;
-  timeoutMs?: number;
-}
-
-const agent = new http.Agent({ keepAlive: false });
-
-/** Sends one request with exactly the given headers (no Content-Type unless given) and reads the whole answer. */
-export function send(url: string, r: RawRequest): Promise<RawAnswer> {
-  const target = new URL(url);
-  const payload = r.body === undefined ? undefined : typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body;
-  const headers: Record<string, string> = { ...(r.headers ?? {}) };
-  if (payload !== undefined && !r.chunked && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) {
-    headers['Content-Length'] = String(payload.length);
-  }
-  if (r.chunked) headers['Transfer-Encoding'] = 'chunked';
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { agent, method: r.method ?? 'POST', hostname: target.hostname, port: target.port, path: r.path, headers },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const body = Buffer.concat(chunks);
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text: body.toString('utf8') });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.setTimeout(r.timeoutMs ?? 30000, () => req.destroy(new Error(`timeout: ${r.method ?? 'POST'} ${r.path}`)));
-    req.on('error', reject);
-    if (payload === undefined) req.end();
-    else if (r.chunked) {
-      for (let i = 0; i < payload.length; i += r.chunked) req.write(payload.subarray(i, i + r.chunked));
-      req.end();
-    } else req.end(payload);
-  });
-}
-
-/** Header values Node's client accepts (the fuzzers only send what an HTTP client can put on the wire). */
-export function isSendableHeaderValue(value: string): boolean {
-  try {
-    http.validateHeaderValue('x', value);
-    return true;
-  } catch {
-    return false;
-  }
-}
+// The checks every answer of the robustness suites must pass (a clear 4xx AppError, never a 500, never a crash). The
+// requests themselves go through the shared raw client (test/support/http.ts).
+import { send, type RawAnswer } from '../../support/http';
 
 export interface Verdict {
   ok: boolean;
@@ -73,7 +12,7 @@ export interface Verdict {
  * `Content-Type: application/json`, `status_code` = HTTP status and `request_id` = X-Request-Id; `hooks` 200s are
  * text/plain "ok". Returns a description of the first violation (fast-check prints it with the counterexample).
  */
-export function checkAnswer(res: RawAnswer, opts: { hook?: boolean; allow503?: boolean } = {}): string | null {
+export function checkAnswer(res: Pick<RawAnswer, 'status' | 'headers' | 'text'>, opts: { hook?: boolean; allow503?: boolean } = {}): string | null {
   // 501 is a deliberate answer (a feature switched off, as Mattermost answers it), not a failure.
   if (res.status >= 500 && res.status !== 501 && !(opts.allow503 && res.status === 503)) return `status ${res.status}: ${res.text.slice(0, 500)}`;
   const requestId = res.headers['x-request-id'];
@@ -87,7 +26,7 @@ export function checkAnswer(res: RawAnswer, opts: { hook?: boolean; allow503?: b
   return null;
 }
 
-export function checkAppError(res: RawAnswer): string | null {
+export function checkAppError(res: Pick<RawAnswer, 'status' | 'headers' | 'text'>): string | null {
   if (res.headers['content-type'] !== 'application/json') return `error ${res.status} with Content-Type ${res.headers['content-type']}: ${res.text.slice(0, 200)}`;
   let body: Record<string, unknown>;
   try {
