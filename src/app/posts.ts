@@ -175,7 +175,7 @@ export class PostsService {
   }
 
   /**
-   * GetPostsForChannel in one call: the channel and the caller's membership read together, the ETag, and (unless the
+   * GetPostsForChannel in one call: the channel, the caller's membership and the channel's last change read in one statement, the ETag, and (unless the
    * caller's If-None-Match still matches, when the ETag alone is answered) the page. Each page read takes one row past
    * its edge, which is the neighbour `prev_post_id` (or `next_post_id`) names; page 0 has no newer post to look up.
    */
@@ -186,13 +186,13 @@ export class PostsService {
     ifNoneMatch?: string,
   ): Promise<{ etag?: string; list?: PostList }> {
     const { stores } = this.deps;
-    const found = await stores.channels.getWithMember(channelId, session.userId);
+    const found = await stores.channels.getForReading(channelId, session.userId);
     if (!found) throw channelNotFound();
-    const { channel, member } = found;
+    const { channel, member, lastUpdateAt } = found;
     if (!(await this.authz.channel(session, channel, 'read_channel', member))) throw AppError.forbidden('read_channel');
     let etag: string | undefined;
     if (q.since === undefined) {
-      etag = `${channelId}.${channel.total_msg_count}.${await stores.posts.lastUpdateAt(channelId)}.${JSON.stringify(q)}`;
+      etag = `${channelId}.${channel.total_msg_count}.${lastUpdateAt}.${JSON.stringify(q)}`;
       if (ifNoneMatch === etag) return { etag };
     }
     const includeDeleted = q.includeDeleted && this.authz.system(session, 'manage_system');

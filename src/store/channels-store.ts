@@ -145,19 +145,25 @@ export class ChannelsStore {
     });
   }
 
-  /** The channel and the user's membership of it in one statement: the first step of every read of a channel. */
-  async getWithMember(channelId: string, userId: string): Promise<{ channel: Channel; member: ChannelMember | null } | undefined> {
+  /**
+   * The channel, the user's membership of it and its posts' last change time (the basis of its ETag), in one
+   * statement: the first step of reading a channel's history.
+   */
+  async getForReading(channelId: string, userId: string): Promise<{ channel: Channel; member: ChannelMember | null; lastUpdateAt: number } | undefined> {
     const r = await this.db('channels as c')
       .leftJoin('channel_members as m', (j) => j.on('m.channel_id', 'c.id').andOn('m.user_id', this.db.raw('?', [userId])))
       .where('c.id', channelId)
       .select('c.*', ...MEMBER_COLUMNS.map((col) => `m.${col} as m_${col}`))
+      // On the (channel_id, update_at) index: one index probe.
+      .select(this.db.raw('(select max(p.update_at) from posts p where p.channel_id = c.id) as last_post_update'))
       .first();
     if (!r) return undefined;
     const row = r as Row;
-    if (row.m_user_id === null || row.m_user_id === undefined) return { channel: mapChannel(row), member: null };
+    const lastUpdateAt = num(row.last_post_update);
+    if (row.m_user_id === null || row.m_user_id === undefined) return { channel: mapChannel(row), member: null, lastUpdateAt };
     const member: Row = {};
     for (const col of MEMBER_COLUMNS) member[col] = row[`m_${col}`];
-    return { channel: mapChannel(row), member: mapMember(member) };
+    return { channel: mapChannel(row), member: mapMember(member), lastUpdateAt };
   }
 
   async getMember(channelId: string, userId: string): Promise<ChannelMember | undefined> {
