@@ -141,14 +141,20 @@ export class PostsService {
     return withStats;
   }
 
-  /** Posts as served: with their threads' reply counts, their reactions and their files. */
-  async withReplyStats(posts: Post[]): Promise<Post[]> {
-    const roots = posts.filter((p) => p.root_id === '').map((p) => p.id);
-    const stats = await this.deps.stores.posts.replyStats(roots);
-    const out = posts.map((p) => {
-      const s = stats.get(p.root_id || p.id);
-      return s ? { ...p, reply_count: s.count, last_reply_at: s.last } : p;
-    });
+  /**
+   * Posts as served: with their threads' reply counts, their reactions and their files. `threads: false` says the
+   * posts come from a channel that has never had a reply (its message count equals its root count: the post writer
+   * moves both in one statement), so there are no replies to count.
+   */
+  async withReplyStats(posts: Post[], threads = true): Promise<Post[]> {
+    let out = posts;
+    if (threads) {
+      const stats = await this.deps.stores.posts.replyStats(posts.filter((p) => p.root_id === '').map((p) => p.id));
+      out = posts.map((p) => {
+        const s = stats.get(p.root_id || p.id);
+        return s ? { ...p, reply_count: s.count, last_reply_at: s.last } : p;
+      });
+    }
     return withFileMetadata(this.deps.stores, await withReactions(this.deps.stores, out));
   }
 
@@ -238,7 +244,8 @@ export class PostsService {
       const missingRoots = [...new Set(posts.map((p) => p.root_id).filter((id) => id && !present.has(id)))];
       all = [...posts, ...(await stores.posts.getMany(missingRoots)).filter((p) => p.delete_at === 0 || includeDeleted)];
     }
-    for (const p of await this.withReplyStats(all)) list.posts[p.id] = p;
+    const threads = channel.total_msg_count !== channel.total_msg_count_root;
+    for (const p of await this.withReplyStats(all, threads)) list.posts[p.id] = p;
     return { etag, list };
   }
 

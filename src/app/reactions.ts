@@ -11,17 +11,16 @@ const EMOJI_NAME = /^[a-zA-Z0-9\-+_]+$/;
 const postNotFound = () => AppError.notFound('app.post.get.app_error', 'Unable to get the post.');
 
 /**
- * Posts as served: each post that has reactions gets `has_reactions: true` and its reactions (oldest first) in
- * `metadata.reactions`, with one query for all of them. The one place posts get their reactions, whatever serves them
+ * Posts as served: each post that has reactions (`has_reactions`, kept on the post) gets its reactions (oldest first)
+ * in `metadata.reactions`, with one query for all of them. The one place posts get their reactions, whatever serves them
  * (GetPost, channel pages, threads, pinned lists, post_edited). Deleted posts are served without them, as Mattermost
  * serves a deleted post without metadata.
  */
 export async function withReactions(stores: Deps['stores'], posts: Post[]): Promise<Post[]> {
-  const live = posts.filter((p) => p.delete_at === 0).map((p) => p.id);
+  // The stored flag says which posts have reactions: a page of posts without any costs no query.
+  const live = posts.filter((p) => p.delete_at === 0 && p.has_reactions).map((p) => p.id);
   if (live.length === 0) return posts;
-  const reactions = await stores.reactions.forPosts(live);
-  if (reactions.length === 0) return posts;
-  const byPost = groupByPost(reactions);
+  const byPost = groupByPost(await stores.reactions.forPosts(live));
   return posts.map((p) => {
     const list = p.delete_at === 0 ? byPost.get(p.id) : undefined;
     return list ? { ...p, has_reactions: true, metadata: { ...p.metadata, reactions: list } } : p;
@@ -96,7 +95,7 @@ export class ReactionsService {
     const reaction = await this.deps.stores.transaction(async (tx) => {
       // The post's row first: on MySQL its lock queues concurrent reactions to the post here, before anything is
       // read, so the count below sees every reaction committed before this one and the limit holds under races.
-      await tx.posts.update(post.id, { update_at: now });
+      await tx.posts.update(post.id, { update_at: now, has_reactions: true });
       const emoji = await tx.reactions.emojiOnPost(post.id);
       if (!emoji.has(emojiName) && emoji.size >= limit) {
         throw AppError.badRequest('app.reaction.save.save.too_many_reactions', `This post already has ${limit} different emoji reactions.`);
@@ -128,6 +127,7 @@ export class ReactionsService {
         await tx.posts.update(post.id, { update_at: now });
         const r = await tx.reactions.remove({ post_id: post.id, user_id: userId, emoji_name: emojiName }, now);
         if (!r) throw nothingRemoved; // rolls the post's update back: nothing changed
+        if ((await tx.reactions.emojiOnPost(post.id)).size === 0) await tx.posts.update(post.id, { has_reactions: false });
         return r;
       });
     } catch (err) {

@@ -2,7 +2,7 @@ import type { Complete, RequestBody, Schemas } from './wire';
 
 export type PostMetadata = Schemas['PostMetadata'] & Record<string, unknown>;
 
-/** A post as stored and served; `has_reactions` is not stored but set when it is served with reactions. */
+/** A post as stored and served; `has_reactions` is present (true) only on a post that has reactions. */
 export type Post = Complete<Omit<Schemas['Post'], 'props' | 'file_ids' | 'metadata'>, 'has_reactions'> & {
   has_reactions?: boolean;
   props: Record<string, unknown>;

@@ -23,6 +23,8 @@ function mapPost(r: Row): Post {
     reply_count: 0,
     last_reply_at: 0,
     metadata: json(r.metadata, {}),
+    // Only when true, as Mattermost's JSON omits it otherwise.
+    ...(bool(r.has_reactions) ? { has_reactions: true } : {}),
   };
 }
 

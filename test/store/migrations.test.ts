@@ -96,4 +96,29 @@ forEachDatabase((h) => {
     expect(kept).toBe(h.testDb.driver === 'mysql' ? pending.slice(0, 26) : pending);
     await migrate(h.db);
   });
+
+  test('009 marks the posts that already have reactions, and its rollback keeps the search index working', async () => {
+    await rollbackAll(h.db);
+    while ((await h.db.knex.migrate.list(migrationConfig))[0].length < 8) await h.db.knex.migrate.up(migrationConfig);
+    const { stores } = h;
+    const reacted = await insertRealRows(); // a post with a reaction, written before the flag existed
+    const plain = makePost({ channel_id: (await stores.posts.get(reacted.postId))!.channel_id, user_id: (await stores.posts.get(reacted.postId))!.user_id, create_at: 30, message: 'plain findable' });
+    await writePosts(stores, plain.channel_id, [plain]);
+
+    await migrate(h.db);
+    expect((await stores.posts.get(reacted.postId))?.has_reactions).toBe(true);
+    expect(await stores.posts.get(plain.id)).not.toHaveProperty('has_reactions');
+
+    // Down to 008: the column goes, the posts and their search index stay (a table rebuild would drop its triggers).
+    await h.db.knex.migrate.down(migrationConfig);
+    expect(await h.db.knex.schema.hasColumn('posts', 'has_reactions')).toBe(false);
+    const edited = makePost({ channel_id: plain.channel_id, user_id: plain.user_id, create_at: 40, message: 'written after the rollback' });
+    await writePosts(stores, plain.channel_id, [edited]);
+    await migrate(h.db);
+    const found = await stores.search.search({
+      channelIds: [plain.channel_id], userIds: null, excludedUserIds: [], terms: [{ text: 'rollback', phrase: false, prefix: false, hashtag: false }],
+      excludedTerms: [], orSearch: false, since: null, until: null, excludedRange: null, offset: 0, limit: 10,
+    });
+    expect(found).toEqual([edited.id]);
+  });
 }, { migrated: false });

@@ -7,6 +7,7 @@ import * as status from './005-status';
 import * as reactions from './006-reactions';
 import * as fileInfo from './007-file-info';
 import * as postSearch from './008-post-search';
+import * as postHasReactions from './009-post-has-reactions';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -23,6 +24,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['006-reactions', reactions],
   ['007-file-info', fileInfo],
   ['008-post-search', postSearch],
+  ['009-post-has-reactions', postHasReactions],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
