@@ -4,12 +4,12 @@
 //    reconnect rules (resume with connection_id + sequence_number; a new connection id → refetch, no duplicates,
 //    no gaps). These run today.
 // 2. The same journeys against the server's own `GET /api/v4/websocket`, with posts made by @slack/webhook and by
-//    other users. They are skipped, with a message, until the server serves the WebSocket; then they must pass.
+//    other users.
 import { IncomingWebhook } from '@slack/webhook';
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { spawnServer, type ServerProcess } from '../support/process';
-import { describeBrowser, launchBrowser, openPage, screenshotPath, signIn, testWithWebSocket, type WatchedPage } from '../support/browser';
+import { describeBrowser, launchBrowser, openPage, screenshotPath, signIn, type WatchedPage } from '../support/browser';
 import { PASSWORD, createWebWorld, type WebWorld } from '../support/web-world';
 import { eventually } from '../support/eventually';
 
@@ -272,7 +272,7 @@ describeBrowser('web client: live updates', () => {
   });
 
   describe("against the server's WebSocket", () => {
-    testWithWebSocket('journey 2: a webhook post sent while the page is open appears without a reload (BOT, override name and icon, attachment)', async () => {
+    test('journey 2: a webhook post sent while the page is open appears without a reload (BOT, override name and icon, attachment)', async () => {
       await world.admin.put('/api/v4/config/patch', { ServiceSettings: { EnablePostUsernameOverride: true, EnablePostIconOverride: true } });
       const created = await world.admin.post<{ id: string }>('/api/v4/hooks/incoming', { channel_id: world.channels.deploys.id, display_name: 'CI live' });
       const { page } = await newPage();
@@ -297,7 +297,7 @@ describeBrowser('web client: live updates', () => {
       await expect(page.locator('.post-list article.post', { hasText: 'Live deploy finished' }).count()).resolves.toBe(1);
     });
 
-    testWithWebSocket("journey 4: a second user's mention in another channel makes it bold with a badge; opening it clears both", async () => {
+    test("journey 4: a second user's mention in another channel makes it bold with a badge; opening it clears both", async () => {
       const { page } = await newPage();
       await signIn(page, server.url, 'alice', PASSWORD, '/team-a/channels/town-square');
       await page.locator('.post-list[aria-busy="false"]').waitFor();
@@ -313,7 +313,7 @@ describeBrowser('web client: live updates', () => {
       await expect(link.getAttribute('class')).resolves.not.toContain('is-unread');
     });
 
-    testWithWebSocket('edits, deletions and typing of another user arrive live', async () => {
+    test('edits, deletions and typing of another user arrive live', async () => {
       const a = await newPage();
       const b = await newPage();
       await signIn(a.page, server.url, 'alice', PASSWORD, '/team-a/channels/off-topic');
