@@ -1,21 +1,33 @@
 // Live updates in the browser. Two halves:
 // 1. The client's live behaviour against a scripted Mattermost-protocol WebSocket (Playwright's routeWebSocket
-//    plays the server; REST stays real): new posts, edits, deletions, typing, unread and mention badges, and the
-//    reconnect rules (resume with connection_id + sequence_number; a new connection id → refetch, no duplicates,
-//    no gaps). These run today.
+//    plays the server; REST stays real): new posts, edits, deletions, typing, unread and mention badges, malformed
+//    frames, and the reconnect rules (resume with connection_id + sequence_number; a gap; a new connection id →
+//    refetch, no duplicates, no gaps). Every frame the script sends must match the spec's event schemas, so the
+//    script cannot drift from what the server sends (malformed frames are sent on purpose, through `raw`).
 // 2. The same journeys against the server's own `GET /api/v4/websocket`, with posts made by @slack/webhook and by
 //    other users.
 import { IncomingWebhook } from '@slack/webhook';
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
+import type { components } from '../../generated/api';
+import { frameValidator } from '../../src/http/validation';
+import type { Spec } from '../../src/http/route-table';
+import { loadSpec } from '../../src/spec';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { spawnServer, type ServerProcess } from '../support/process';
 import { describeBrowser, launchBrowser, openPage, screenshotPath, signIn, type WatchedPage } from '../support/browser';
 import { PASSWORD, createWebWorld, type WebWorld } from '../support/web-world';
 import { eventually } from '../support/eventually';
 
+type SpecEvent = components['schemas']['WebSocketEvent'];
+type EventData<E extends SpecEvent['event']> = Extract<SpecEvent, { event: E }>['data'];
+type Broadcast = components['schemas']['WebSocketBroadcast'];
+
+const validateFrame = frameValidator(loadSpec() as unknown as Spec);
+
 interface Post {
   id: string;
   channel_id: string;
+  user_id: string;
   message: string;
   root_id: string;
 }
@@ -78,17 +90,48 @@ class ScriptedSocket {
     this.emitOn(ws, 'hello', { connection_id: connectionId, server_version: '10.11.0' }, {});
   }
 
-  emitOn(ws: WebSocketRoute, event: string, data: Record<string, unknown>, broadcast: Record<string, unknown>, seq = this.seq): void {
-    ws.send(JSON.stringify({ event, data, broadcast: { omit_users: null, user_id: '', channel_id: '', team_id: '', ...broadcast }, seq }));
+  /** Sends an event as the server would; a frame that does not match the spec's schema for it fails the test. */
+  emitOn<E extends SpecEvent['event']>(ws: WebSocketRoute, event: E, data: EventData<E>, broadcast: Partial<Broadcast>, seq = this.seq): void {
+    const frame = JSON.stringify({ event, data, broadcast: { omit_users: null, user_id: '', channel_id: '', team_id: '', connection_id: '', omit_connection_id: '', ...broadcast }, seq });
+    const problem = validateFrame(frame);
+    if (problem) throw new Error(`the scripted server sent what the spec does not allow: ${problem}`);
+    ws.send(frame);
     this.seq = seq + 1;
   }
 
-  emit(event: string, data: Record<string, unknown>, broadcast: Record<string, unknown> = {}): void {
+  emit<E extends SpecEvent['event']>(event: E, data: EventData<E>, broadcast: Partial<Broadcast> = {}): void {
     this.emitOn(this.current, event, data, broadcast);
   }
 
+  /** Sends any text, numbered or not: for frames the spec does not allow. */
+  raw(frame: unknown): void {
+    this.current.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+  }
+
+  /** The next number, for a raw frame that is to count in the numbering. */
+  takeSeq(): number {
+    return this.seq++;
+  }
+
   posted(post: Post, mentions: string[] = []): void {
-    this.emit('posted', { post: JSON.stringify(post), channel_type: 'O', mentions: JSON.stringify(mentions), sender_name: '@someone', set_online: true }, { channel_id: post.channel_id });
+    const channel = Object.values(world.channels).find((c) => c.id === post.channel_id);
+    if (!channel) throw new Error(`no channel ${post.channel_id} in the test world`);
+    const sender = [world.alice, world.bob, world.admin].find((u) => u.id === post.user_id);
+    this.emit(
+      'posted',
+      {
+        post: JSON.stringify(post),
+        channel_type: channel === world.channels.secret ? 'P' : 'O',
+        channel_name: channel.name,
+        channel_display_name: channel.display_name,
+        sender_name: `@${sender?.username ?? 'someone'}`,
+        set_online: true,
+        team_id: world.team.id,
+        // As Mattermost sends it: only when the recipient is mentioned.
+        ...(mentions.length ? { mentions: JSON.stringify(mentions) } : {}),
+      },
+      { channel_id: post.channel_id },
+    );
   }
 
   set nextSeq(n: number) {
@@ -154,6 +197,51 @@ describeBrowser('web client: live updates', () => {
       await page.getByRole('textbox', { name: 'Write to #Deploys' }).type('typing…');
       await until('user_typing was sent', () => ws.received.some((f) => f.action === 'user_typing' && f.data?.channel_id === world.channels.deploys.id));
       expect(ws.received.filter((f) => f.action === 'user_typing').length).toBe(1); // throttled
+    });
+
+    test('malformed, unknown and incomplete frames change nothing and throw nothing; the events after them still apply', async () => {
+      const { page } = await newPage();
+      const ws = await ScriptedSocket.attach(page);
+      await signIn(page, server.url, 'alice', PASSWORD, '/team-a/channels/deploys');
+      await page.locator('.shell[data-live="open"]').waitFor();
+      await page.locator('.post-list[aria-busy="false"]').waitFor();
+      const articles = page.locator('.post-list article.post');
+      const shownBefore = await articles.count();
+      const deploys = { channel_id: world.channels.deploys.id };
+      const numbered = (event: string, data: unknown, broadcast: unknown = deploys) => ws.raw({ event, data, broadcast, seq: ws.takeSeq() });
+      numbered('posted', null);
+      numbered('posted', undefined); // no data at all
+      numbered('posted', 'not an object');
+      numbered('posted', [JSON.stringify({ id: 'x' })]);
+      numbered('posted', { post: 'not json', mentions: 'not json' });
+      numbered('posted', { post: JSON.stringify({ message: 'a post without an id' }) });
+      numbered('posted', { post: 42 });
+      numbered('post_edited', { post: null });
+      numbered('post_deleted', {});
+      numbered('typing', { user_id: 42, parent_id: {} });
+      numbered('typing', { user_id: world.bob.id, parent_id: '' }, 'not an object');
+      numbered('typing', { user_id: world.bob.id, parent_id: '' }, null);
+      numbered('channel_viewed', { channel_id: ['x'] });
+      numbered('multiple_channels_viewed', { channel_times: null });
+      numbered('user_added', { user_id: world.alice.id }, null);
+      numbered('user_removed', { channel_id: 7, user_id: null });
+      numbered('user_updated', { user: 'bob' });
+      numbered('user_updated', { user: { id: 5 } });
+      numbered('something_new', { anything: true });
+      numbered('constructor', {});
+      numbered('reaction_added', { reaction: '{' });
+      ws.raw('not json at all');
+      ws.raw({ event: 'posted', data: { post: JSON.stringify({ id: 'unnumbered' }) } }); // no seq: not an event
+      ws.raw({ status: 'OK', seq_reply: 'x' });
+
+      // Still connected, still in step (no reconnect for a gap), and a well-formed event applies.
+      const after = await world.post(world.bob, world.channels.deploys.id, 'after the junk');
+      ws.posted(await getPost(after.id));
+      await article(page, after.id).waitFor();
+      expect(ws.connections).toHaveLength(1);
+      await expect(articles.count()).resolves.toBe(shownBefore + 1);
+      await expect(page.getByText('is typing').count()).resolves.toBe(0);
+      await expect(page.locator('.shell').getAttribute('data-live')).resolves.toBe('open');
     });
 
     test('journey 4 (scripted): a mention in another channel makes it bold with a badge; opening it clears both', async () => {
@@ -329,5 +417,6 @@ describeBrowser('web client: live updates', () => {
       await fetch(`${server.url}/api/v4/posts/${p.id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${world.bob.token}` } });
       await article(a.page, p.id).waitFor({ state: 'detached', timeout: 10000 });
     });
+
   });
 });
