@@ -4,8 +4,9 @@
 //    frames, and the reconnect rules (resume with connection_id + sequence_number; a gap; a new connection id →
 //    refetch, no duplicates, no gaps). Every frame the script sends must match the spec's event schemas, so the
 //    script cannot drift from what the server sends (malformed frames are sent on purpose, through `raw`).
-// 2. The same journeys against the server's own `GET /api/v4/websocket`, with posts made by @slack/webhook and by
-//    other users.
+// 2. The journeys against the server's own `GET /api/v4/websocket`, with posts made by @slack/webhook and by other
+//    users: live webhook posts, mention badges, edits, deletions and typing, and catching up after a lost
+//    connection (resumed by the server's replay, or refetched after a new hello).
 import { IncomingWebhook } from '@slack/webhook';
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import type { components } from '../../generated/api';
@@ -17,6 +18,7 @@ import { spawnServer, type ServerProcess } from '../support/process';
 import { describeBrowser, launchBrowser, openPage, screenshotPath, signIn, type WatchedPage } from '../support/browser';
 import { PASSWORD, createWebWorld, type WebWorld } from '../support/web-world';
 import { eventually } from '../support/eventually';
+import { connect, postOf, type Socket } from '../support/ws';
 
 type SpecEvent = components['schemas']['WebSocketEvent'];
 type EventData<E extends SpecEvent['event']> = Extract<SpecEvent, { event: E }>['data'];
@@ -38,6 +40,7 @@ let browser: Browser;
 let world: WebWorld;
 
 const pages: WatchedPage[] = [];
+const observers: Socket[] = [];
 async function newPage(): Promise<WatchedPage> {
   const w = await openPage(browser);
   pages.push(w);
@@ -139,6 +142,70 @@ class ScriptedSocket {
   }
 }
 
+interface Frame {
+  event?: string;
+  seq?: number;
+  data?: Record<string, unknown>;
+}
+
+/**
+ * The page's WebSocket passed through to the real server, with Playwright in between (the page still opens the
+ * real socket itself: its cookie, its Origin): a test can drop the connection, hold the page's reconnect until it
+ * lets it through, and read what the server sent on each connection.
+ */
+class ProxiedSocket {
+  /** The URL of every connection the page opened (with its connection_id and sequence_number). */
+  readonly urls: string[] = [];
+  /** What the server sent, per connection. */
+  readonly frames: Frame[][] = [];
+  private readonly servers: WebSocketRoute[] = [];
+  private gate: Promise<void> = Promise.resolve();
+  private open: () => void = () => undefined;
+
+  static async attach(page: Page): Promise<ProxiedSocket> {
+    const p = new ProxiedSocket();
+    await page.routeWebSocket(/\/api\/v4\/websocket/, async (ws) => {
+      p.urls.push(ws.url());
+      const frames: Frame[] = [];
+      p.frames.push(frames);
+      // Until connectToServer the page's socket stays CONNECTING.
+      await p.gate;
+      const server = ws.connectToServer();
+      server.onMessage((message) => {
+        frames.push(JSON.parse(String(message)) as Frame);
+        ws.send(message);
+      });
+      p.servers.push(server);
+    });
+    return p;
+  }
+
+  /** The seq of the last event the server sent on connection `i`. */
+  lastSeq(i: number): number {
+    const seqs = this.frames[i].map((f) => f.seq).filter((n): n is number => typeof n === 'number');
+    return Math.max(...seqs);
+  }
+
+  /** Reconnects wait until release(). */
+  hold(): void {
+    this.gate = new Promise((resolve) => (this.open = resolve));
+  }
+
+  release(): void {
+    this.open();
+  }
+
+  /** Closes the current connection from the server's side (the page sees it closed, and the server too). */
+  drop(): void {
+    void this.servers[this.servers.length - 1].close();
+  }
+}
+
+/** The ids of the posts in the posted events among `frames`, in order. */
+function postedIds(frames: Frame[]): string[] {
+  return frames.filter((f) => f.event === 'posted').map((f) => (JSON.parse(String(f.data?.post)) as { id: string }).id);
+}
+
 async function getPost(id: string): Promise<Post> {
   return world.admin.get<Post>(`/api/v4/posts/${id}`);
 }
@@ -158,6 +225,10 @@ describeBrowser('web client: live updates', () => {
   });
 
   afterEach(async () => {
+    for (const o of observers.splice(0)) {
+      expect(o.problems).toEqual([]);
+      await o.close();
+    }
     for (const w of pages.splice(0)) {
       expect(w.errors).toEqual([]);
       await w.context.close();
@@ -386,19 +457,38 @@ describeBrowser('web client: live updates', () => {
     });
 
     test("journey 4: a second user's mention in another channel makes it bold with a badge; opening it clears both", async () => {
+      // Off-topic unread and Secret Plans read on the server before the page opens: the page showing off-topic bold
+      // says its read state has arrived, so what changes after that came by the WebSocket.
+      await world.post(world.bob, world.channels.offTopic.id, 'posted before the page opened');
+      await world.alice.post(`/api/v4/channels/members/${world.alice.id}/view`, { channel_id: world.channels.secret.id });
       const { page } = await newPage();
       await signIn(page, server.url, 'alice', PASSWORD, '/team-a/channels/town-square');
-      await page.locator('.post-list[aria-busy="false"]').waitFor();
       await page.locator('.shell[data-live="open"]').waitFor();
-      await page.waitForTimeout(500);
-      await world.post(world.bob, world.channels.secret.id, '@alice please look at the plan');
+      const offTopic = sidebarLink(page, 'off-topic');
       const link = sidebarLink(page, 'secret');
+      await until('off-topic is bold (the read state is in)', async () => (await offTopic.getAttribute('class'))?.includes('is-unread') ?? false);
+      const weight = () => link.evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).fontWeight);
+      await expect(link.getAttribute('class')).resolves.not.toContain('is-unread');
+      await expect(link.locator('.badge').count()).resolves.toBe(0);
+      const normalWeight = await weight();
+
+      await world.post(world.bob, world.channels.secret.id, '@alice please look at the plan');
       await link.locator('.badge').waitFor({ timeout: 10000 });
       await expect(link.locator('.badge').textContent()).resolves.toBe('1');
       await expect(link.getAttribute('class')).resolves.toContain('is-unread');
+      await expect(weight()).resolves.toBe('700');
+      expect(normalWeight).not.toBe('700');
+      await expect(page.title()).resolves.toMatch(/^\(1\) /);
+
       await link.click();
+      await page.locator('.post-list article.post', { hasText: '@alice please look at the plan' }).waitFor();
       await link.locator('.badge').waitFor({ state: 'detached' });
       await expect(link.getAttribute('class')).resolves.not.toContain('is-unread');
+      await expect(weight()).resolves.toBe(normalWeight);
+      await until('the server cleared the mention', async () => {
+        const member = await world.alice.get<{ mention_count: number }>(`/api/v4/channels/${world.channels.secret.id}/members/${world.alice.id}`);
+        return member.mention_count === 0;
+      });
     });
 
     test('edits, deletions and typing of another user arrive live', async () => {
@@ -418,5 +508,85 @@ describeBrowser('web client: live updates', () => {
       await article(a.page, p.id).waitFor({ state: 'detached', timeout: 10000 });
     });
 
+    test('reconnect against the server: a lost connection resumes (the server replays what was missed); one it cannot resume gets a new hello and the page refetches', async () => {
+      const { page } = await newPage();
+      const proxy = await ProxiedSocket.attach(page);
+      const sinceFetches: string[] = [];
+      page.on('request', (r) => {
+        if (/\/api\/v4\/channels\/[a-z0-9]+\/posts\?.*since=/.test(r.url())) sinceFetches.push(r.url());
+      });
+      await signIn(page, server.url, 'alice', PASSWORD, '/team-a/channels/off-topic');
+      await page.locator('.post-list[aria-busy="false"]').waitFor();
+      await page.locator('.shell[data-live="open"]').waitFor();
+      // A second socket of alice's, outside the page: when it has an event, so has the page's connection (sent, or
+      // kept for its replay).
+      const observer = await connect(server.url, { token: world.alice.token });
+      observers.push(observer);
+      const made: string[] = [];
+      const postWhileAway = async (text: string, channelId = world.channels.offTopic.id) => {
+        const from = observer.events.length;
+        const p = await world.post(world.bob, channelId, text);
+        await observer.next((f) => f.event === 'posted' && postOf(f).id === p.id, { from });
+        if (channelId === world.channels.offTopic.id) made.push(p.id);
+        return p;
+      };
+      const shown = () => page.locator('.post-list article.post').evaluateAll((els) => els.map((el) => el.getAttribute('data-post-id')));
+
+      // 1. Resumed: the connection drops, posts are made while the page cannot reconnect, then it may.
+      const hello = proxy.frames[0][0];
+      expect(hello).toMatchObject({ event: 'hello', seq: 0 });
+      proxy.hold();
+      proxy.drop();
+      await page.locator('.shell[data-live="reconnecting"]').waitFor();
+      // Everything the page got on the first connection has been recorded by now (the close came after it).
+      const nextSeq = proxy.lastSeq(0) + 1;
+      await until('the page tries to reconnect', () => proxy.urls.length === 2, 15000);
+      await postWhileAway('missed 1');
+      await postWhileAway('missed 2');
+      await postWhileAway('@alice missed while away', world.channels.deploys.id);
+      proxy.release();
+      await page.locator('.shell[data-live="open"]').waitFor();
+      const resumeUrl = new URL(proxy.urls[1]);
+      expect(resumeUrl.searchParams.get('connection_id')).toBe(hello.data?.connection_id);
+      expect(resumeUrl.searchParams.get('sequence_number')).toBe(String(nextSeq));
+      for (const id of made) await article(page, id).waitFor();
+      // The server replayed them with their original numbers, and sent no new hello.
+      await until('the replay arrived', () => postedIds(proxy.frames[1]).length === 3);
+      expect(proxy.frames[1][0].seq).toBe(nextSeq);
+      expect(proxy.frames[1].some((f) => f.event === 'hello')).toBe(false);
+      expect(postedIds(proxy.frames[1]).slice(0, 2)).toEqual(made);
+      const deploys = sidebarLink(page, 'deploys');
+      await deploys.locator('.badge').waitFor();
+      await expect(deploys.locator('.badge').textContent()).resolves.toBe('1');
+
+      // 2. Not resumable: the server keeps no events for a replay, so missing any means a new hello; the page
+      //    refetches what changed (REST `since`) and shows every post once, in order.
+      await world.admin.put('/api/v4/config/patch', { WebSocketSettings: { ReplayBufferSize: 0 } });
+      try {
+        proxy.hold();
+        proxy.drop();
+        await page.locator('.shell[data-live="reconnecting"]').waitFor();
+        await until('the page tries to reconnect again', () => proxy.urls.length === 3, 15000);
+        await postWhileAway('missed 3');
+        await postWhileAway('missed 4');
+        const fetchesBefore = sinceFetches.length;
+        proxy.release();
+        await page.locator('.shell[data-live="open"]').waitFor();
+        await until('a new hello', () => proxy.frames[2].length >= 1);
+        expect(proxy.frames[2][0]).toMatchObject({ event: 'hello', seq: 0 });
+        expect(proxy.frames[2][0].data?.connection_id).not.toBe(hello.data?.connection_id);
+        for (const id of made) await article(page, id).waitFor();
+        await until('the page refetched', () => sinceFetches.length > fetchesBefore);
+      } finally {
+        await world.admin.put('/api/v4/config/patch', { WebSocketSettings: { ReplayBufferSize: 128 } });
+      }
+      const ids = await shown();
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.slice(-made.length)).toEqual(made);
+
+      // 3. And live again on the new connection.
+      const live = await world.post(world.bob, world.channels.offTopic.id, 'live after the refetch');
+      await article(page, live.id).waitFor({ timeout: 10000 });
+    });
   });
 });
