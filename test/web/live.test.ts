@@ -508,6 +508,45 @@ describeBrowser('web client: live updates', () => {
       await article(a.page, p.id).waitFor({ state: 'detached', timeout: 10000 });
     });
 
+    test('journey 5, live: script payloads that arrive by the WebSocket (a post, a webhook post with an override name and an attachment) render as inert text', async () => {
+      await world.admin.put('/api/v4/config/patch', { ServiceSettings: { EnablePostUsernameOverride: true, EnablePostIconOverride: true } });
+      const created = await world.admin.post<{ id: string }>('/api/v4/hooks/incoming', { channel_id: world.channels.deploys.id, display_name: 'CI hostile' });
+      const { page, dialogs } = await newPage();
+      await signIn(page, server.url, 'alice', PASSWORD, '/team-a/channels/deploys');
+      await page.locator('.post-list[aria-busy="false"]').waitFor();
+      await page.locator('.shell[data-live="open"]').waitFor();
+      const payloads = ['<script>window.__xss = 1; alert("script")</script>', '<img src=x onerror="window.__xss = 2; alert(\'img\')">', '[click me](javascript:window.__xss=3;alert(3))', '<svg onload="alert(4)"></svg>'];
+      const human = await world.post(world.bob, world.channels.deploys.id, `Live payloads:\n\n${payloads.join('\n\n')}`);
+      await new IncomingWebhook(`${server.url}/hooks/${created.id}`).send({
+        text: `Live hook ${payloads[1]}`,
+        username: '<img src=x onerror=alert("name")>',
+        icon_url: 'javascript:alert("icon")',
+        attachments: [{ fallback: 'x', title: payloads[0], title_link: 'javascript:alert(5)', text: payloads.join('\n\n'), fields: [{ title: payloads[1], value: payloads[2], short: true }] }],
+      });
+      await article(page, human.id).waitFor({ timeout: 10000 });
+      const bot = page.locator('.post-list article.post', { hasText: 'Live hook' });
+      await bot.waitFor({ timeout: 10000 });
+      await expect(article(page, human.id).textContent()).resolves.toContain(payloads[0]);
+      await expect(bot.locator('.post__author').textContent()).resolves.toBe('<img src=x onerror=alert("name")>');
+      await expect(bot.locator('.attachment__title').textContent()).resolves.toBe(payloads[0]);
+      await article(page, human.id).getByText('click me').click();
+      await bot.hover();
+
+      expect(dialogs).toEqual([]);
+      await expect(page.evaluate('window.__xss')).resolves.toBeUndefined();
+      const injected = await page.evaluate(`(() => {
+        const all = [...document.querySelectorAll('*')];
+        return {
+          scripts: document.querySelectorAll('script').length,
+          handlers: all.filter((el) => [...el.attributes].some((a) => a.name.startsWith('on'))).length,
+          jsUrls: all.filter((el) => [...el.attributes].some((a) => /^\\s*(javascript|data|vbscript):/i.test(a.value) && a.name !== 'aria-label')).length,
+          svgs: [...document.querySelectorAll('svg')].filter((s) => !s.classList.contains('icon') && !s.classList.contains('logo')).length,
+          imgX: document.querySelectorAll('img[src="x"]').length,
+        };
+      })()`);
+      expect(injected).toEqual({ scripts: 1, handlers: 0, jsUrls: 0, svgs: 0, imgX: 0 });
+    });
+
     test('reconnect against the server: a lost connection resumes (the server replays what was missed); one it cannot resume gets a new hello and the page refetches', async () => {
       const { page } = await newPage();
       const proxy = await ProxiedSocket.attach(page);
