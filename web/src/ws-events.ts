@@ -6,7 +6,7 @@ import type { components } from '../../generated/api';
  *
  * What the server sends comes from the spec: every event is `components['schemas']['WebSocketEvent_<Name>']` and
  * the answers to actions `WebSocketResponse` (openapi/components/schemas/websocket/, generated into
- * generated/api.d.ts), so renaming, retyping or removing an event or a field the client reads breaks
+ * generated/api.d.ts), so renaming or removing an event or a field the client reads breaks
  * `npm run typecheck`. A frame is still untrusted input (another server version, a proxy, a bug): `Received` keeps
  * the spec's names and types but makes every field of `data` and `broadcast` maybe-missing, and `handled` lets an
  * event through only with a `data` object, so the readers in live.ts check what they use before they use it.
