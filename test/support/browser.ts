@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { projectRoot } from '../../src/spec';
@@ -45,33 +45,6 @@ export async function launchBrowser(): Promise<Browser> {
     throw new Error('No Chromium found for the browser tests: apt-get install --no-install-recommends chromium-headless-shell, or set CHROME_PATH.');
   }
   return chromium.launch({ executablePath });
-}
-
-/**
- * Whether this build serves the WebSocket (`GET /api/v4/websocket`): the spec publishes the path, or the server
- * source routes it. Decided when the test file loads, so suites that need live events are skipped (with a message)
- * rather than failed while the server side is still being written. Once it is there, they run and must pass.
- */
-export function websocketServed(): boolean {
-  const spec = JSON.parse(readFileSync(join(projectRoot(), 'generated', 'openapi.json'), 'utf8')) as { paths?: Record<string, unknown> };
-  if (spec.paths && Object.keys(spec.paths).some((p) => p.replace(/\/$/, '') === '/api/v4/websocket')) return true;
-  const walk = (dir: string): boolean =>
-    readdirSync(dir).some((name) => {
-      const full = join(dir, name);
-      if (statSync(full).isDirectory()) return walk(full);
-      return name.endsWith('.ts') && readFileSync(full, 'utf8').includes('/api/v4/websocket');
-    });
-  return walk(join(projectRoot(), 'src'));
-}
-
-/** `test` for a journey that needs live events: skipped with a message while the server has no WebSocket. */
-export function testWithWebSocket(name: string, fn: () => Promise<void>, timeout?: number): void {
-  if (websocketServed()) {
-    test(name, fn, timeout);
-    return;
-  }
-  process.stderr.write(`\n*** SKIPPED "${name}": this server does not serve GET /api/v4/websocket yet (live updates). ***\n`);
-  test.skip(`${name} [needs GET /api/v4/websocket]`, fn, timeout);
 }
 
 /** Screenshots go to test-output/screenshots (ignored by git). */

@@ -45,7 +45,7 @@ export interface WebWorld {
   alice: Caller;
   bob: Caller;
   team: { id: string; name: string };
-  channels: Record<'townSquare' | 'offTopic' | 'deploys' | 'secret', { id: string; name: string }>;
+  channels: Record<'townSquare' | 'offTopic' | 'deploys' | 'secret', { id: string; name: string; display_name: string }>;
   /** Posts as `who` in a channel; returns the post. */
   post(who: Caller, channelId: string, message: string, extra?: Record<string, unknown>): Promise<{ id: string; create_at: number }>;
 }
@@ -61,17 +61,17 @@ export async function createWebWorld(baseUrl: string): Promise<WebWorld> {
   const bob = await loginAs(baseUrl, 'bob');
   const team = await admin.post<{ id: string; name: string }>('/api/v4/teams', { name: 'team-a', display_name: 'Team A', type: 'O' });
   for (const u of [alice, bob]) await admin.post(`/api/v4/teams/${team.id}/members`, { team_id: team.id, user_id: u.id });
-  const byName = (name: string) => admin.get<{ id: string; name: string }>(`/api/v4/teams/${team.id}/channels/name/${name}`);
+  const byName = (name: string) => admin.get<{ id: string; name: string; display_name: string }>(`/api/v4/teams/${team.id}/channels/name/${name}`);
   const townSquare = await byName('town-square');
   const offTopic = await byName('off-topic');
-  const deploys = await admin.post<{ id: string; name: string }>('/api/v4/channels', {
+  const deploys = await admin.post<{ id: string; name: string; display_name: string }>('/api/v4/channels', {
     team_id: team.id,
     name: 'deploys',
     display_name: 'Deploys',
     type: 'O',
     purpose: 'Build and deploy notifications from CI',
   });
-  const secret = await admin.post<{ id: string; name: string }>('/api/v4/channels', { team_id: team.id, name: 'secret', display_name: 'Secret Plans', type: 'P', purpose: 'Private planning' });
+  const secret = await admin.post<{ id: string; name: string; display_name: string }>('/api/v4/channels', { team_id: team.id, name: 'secret', display_name: 'Secret Plans', type: 'P', purpose: 'Private planning' });
   for (const ch of [deploys, secret]) for (const u of [alice, bob]) await admin.post(`/api/v4/channels/${ch.id}/members`, { user_id: u.id });
   return {
     admin,

@@ -1,7 +1,7 @@
 // The WebSocket client against a scripted fake socket and fake timers: resume parameters, gap detection,
 // missed-message refetch on a new connection id, backoff, pings.
 import { CLOSE_PING_TIMEOUT, CLOSE_SEQUENCE_MISMATCH, WsClient, defaultBackoff, type SocketLike, type Timers, type WsStatus } from '../../web/src/ws-client';
-import type { WsEvent } from '../../web/src/ws-events';
+import { handled, type WsEvent } from '../../web/src/ws-events';
 
 class FakeSocket implements SocketLike {
   readyState = 0;
@@ -31,6 +31,9 @@ class FakeSocket implements SocketLike {
   }
   reply(seq_reply: number, data: Record<string, unknown> = {}): void {
     this.onmessage?.({ data: JSON.stringify({ status: 'OK', seq_reply, data }) });
+  }
+  raw(text: string): void {
+    this.onmessage?.({ data: text });
   }
   drop(): void {
     this.readyState = 3;
@@ -268,4 +271,43 @@ test('pings: a server that answers them and then stops is dropped (4000); one th
   silent.last().open();
   silent.timers.advance(120000);
   expect(silent.sockets[0].closedWith).toBeUndefined();
+});
+
+test('untrusted frames: what is not an event or a reply is ignored and does not count; a hello without a usable id still counts', () => {
+  const t = setup();
+  t.client.start();
+  t.last().open();
+  for (const junk of ['not json', '[1,2]', 'null', '"posted"', '{"event":"posted"}', '{"event":"posted","seq":"1"}', '{"seq":1}', '{"event":7,"seq":1}', '{"status":"OK","seq_reply":"1"}']) t.last().raw(junk);
+  // A hello whose data is missing or whose connection id is not a string: numbered as usual, with no id to resume.
+  t.last().raw('{"event":"hello","seq":0}');
+  t.last().raw('{"event":"posted","seq":1,"data":null}');
+  expect(seqs(t.events)).toEqual(['hello:0', 'posted:1']);
+  expect(t.last().closedWith).toBeUndefined();
+  expect(t.client.currentConnectionId).toBe('');
+  t.last().raw('{"event":"hello","seq":0,"data":{"connection_id":{"x":1}}}');
+  expect(t.client.currentConnectionId).toBe('');
+});
+
+describe('handled: which events the client acts on, as the spec names them', () => {
+  const frame = (event: string, data: unknown, broadcast?: unknown): WsEvent => ({ event, seq: 1, data, broadcast });
+  test.each([
+    ['posted with data', frame('posted', { post: '{}' }, { channel_id: 'c' }), 'posted'],
+    ['hello with empty data', frame('hello', {}), 'hello'],
+    ['an event the client does not act on (reaction_added)', frame('reaction_added', { reaction: '{}' }), undefined],
+    ['an event the spec does not have', frame('something_new', {}), undefined],
+    ['a name inherited from Object.prototype', frame('constructor', {}), undefined],
+    ['__proto__', frame('__proto__', {}), undefined],
+    ['posted without data', frame('posted', undefined), undefined],
+    ['posted with data null', frame('posted', null), undefined],
+    ['posted with data a string', frame('posted', '{"post":"{}"}'), undefined],
+    ['posted with data an array', frame('posted', []), undefined],
+  ])('%s', (_name, given, want) => {
+    expect(handled(given)?.event).toBe(want);
+  });
+
+  test('a broadcast that is not an object is dropped; one that is, kept as sent', () => {
+    expect(handled(frame('typing', { user_id: 'u' }, 'channel'))?.broadcast).toBeUndefined();
+    expect(handled(frame('typing', { user_id: 'u' }, null))?.broadcast).toBeUndefined();
+    expect(handled(frame('typing', { user_id: 'u' }, { channel_id: 'c' }))?.broadcast).toEqual({ channel_id: 'c' });
+  });
 });

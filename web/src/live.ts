@@ -19,7 +19,7 @@ import {
   type TypingEntry,
 } from './store';
 import { WsClient, type SocketLike } from './ws-client';
-import { nested, type WsEvent } from './ws-events';
+import { handled, nested, type WsEvent } from './ws-events';
 
 /**
  * Live updates: the WebSocket connection and what its events change (posts, unread and mention counts, typing,
@@ -87,14 +87,18 @@ if (typeof window !== 'undefined') {
   });
 }
 
-function mentionsMe(data: { mentions?: string }, meId: string): boolean {
-  const ids = nested<unknown>(data.mentions);
+function mentionsMe(mentions: unknown, meId: string): boolean {
+  const ids = nested<unknown>(mentions);
   return Array.isArray(ids) && ids.includes(meId);
 }
 
-function handleEvent(event: WsEvent): void {
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+function handleEvent(frame: WsEvent): void {
   const { me, currentChannelId, currentTeamId, posts, rhs } = getState();
-  if (!me) return;
+  const event = handled(frame);
+  if (!me || !event) return;
+  const broadcastChannelId = text(event.broadcast?.channel_id);
   switch (event.event) {
     case 'hello':
       // A connection that replaced an earlier one (it could not resume): whatever happened meanwhile is fetched.
@@ -103,53 +107,50 @@ function handleEvent(event: WsEvent): void {
       else if (currentChannelId && posts.channels[currentChannelId]?.loaded) void catchUp(currentChannelId);
       return;
     case 'posted': {
-      const data = event.data as { post?: string; mentions?: string; channel_type?: string };
-      const post = nested<Post>(data.post);
+      const post = nested<Post>(event.data.post);
       if (!post?.id) return;
-      onPosted(post, mentionsMe(data, me.id), data.channel_type === 'D');
+      onPosted(post, mentionsMe(event.data.mentions, me.id), event.data.channel_type === 'D');
       return;
     }
     case 'post_edited': {
-      const post = nested<Post>((event.data as { post?: string }).post);
+      const post = nested<Post>(event.data.post);
       if (post?.id) set((s) => ({ posts: mergePosts(s.posts, [post]) }));
       return;
     }
     case 'post_deleted': {
-      const post = nested<Post>((event.data as { post?: string }).post);
+      const post = nested<Post>(event.data.post);
       if (!post?.id) return;
       set((s) => ({ posts: mergePosts(s.posts, [{ ...post, delete_at: post.delete_at || Date.now() }]) }));
       if ((rhs?.kind === 'thread' && rhs.rootId === post.id) || (rhs?.kind === 'card' && rhs.postId === post.id)) closeRhs();
       return;
     }
     case 'typing': {
-      const data = event.data as { user_id?: string; parent_id?: string };
-      const channelId = event.broadcast?.channel_id ?? '';
-      if (!data.user_id || data.user_id === me.id || !channelId) return;
-      addTyping(data.parent_id ? `thread:${data.parent_id}` : channelId, data.user_id);
-      void ensureUsers([data.user_id]);
+      const userId = text(event.data.user_id);
+      const parentId = text(event.data.parent_id);
+      if (!userId || userId === me.id || !broadcastChannelId) return;
+      addTyping(parentId ? `thread:${parentId}` : broadcastChannelId, userId);
+      void ensureUsers([userId]);
       return;
     }
     case 'channel_viewed': {
-      const channelId = (event.data as { channel_id?: string }).channel_id;
+      const channelId = text(event.data.channel_id);
       if (channelId) viewedElsewhere([channelId]);
       return;
     }
     case 'multiple_channels_viewed': {
-      const times = (event.data as { channel_times?: Record<string, number> }).channel_times;
-      if (times) viewedElsewhere(Object.keys(times));
+      const times = event.data.channel_times;
+      if (typeof times === 'object' && times !== null) viewedElsewhere(Object.keys(times));
       return;
     }
     case 'user_added': {
-      const data = event.data as { user_id?: string };
-      const channelId = event.broadcast?.channel_id ?? '';
-      if (data.user_id === me.id && channelId) void joinedChannel(channelId);
-      else if (channelId && channelId === currentChannelId) refreshMemberCount(channelId);
+      if (text(event.data.user_id) === me.id && broadcastChannelId) void joinedChannel(broadcastChannelId);
+      else if (broadcastChannelId && broadcastChannelId === currentChannelId) refreshMemberCount(broadcastChannelId);
       return;
     }
     case 'user_removed': {
-      const data = event.data as { user_id?: string; channel_id?: string };
-      const channelId = data.channel_id || event.broadcast?.channel_id || '';
-      const removedUser = data.user_id || event.broadcast?.user_id || '';
+      // The removed user's copy names the channel in data; the other members' copy names the user.
+      const channelId = text(event.data.channel_id) || broadcastChannelId;
+      const removedUser = text(event.data.user_id) || text(event.broadcast?.user_id);
       if (!channelId) return;
       if (removedUser === me.id) removeChannel(channelId);
       else if (channelId === currentChannelId) refreshMemberCount(channelId);
@@ -165,11 +166,15 @@ function handleEvent(event: WsEvent): void {
       if (event.event === 'added_to_team' || event.event === 'leave_team') void rest.myTeams().then((teams) => set({ teams: sortTeams(teams) }), () => undefined);
       return;
     case 'user_updated': {
-      const user = (event.data as { user?: User }).user;
-      if (user?.id) set((s) => ({ users: { ...s.users, [user.id]: { ...s.users[user.id], ...user } } }));
+      const user = event.data.user;
+      if (typeof user === 'object' && user !== null && typeof user.id === 'string' && user.id) {
+        set((s) => ({ users: { ...s.users, [user.id]: { ...s.users[user.id], ...user } } }));
+      }
       return;
     }
     default:
+      // Every handled event has its case: a name added to HandledWsEvent without one is a type error here.
+      event satisfies never;
       return;
   }
 }

@@ -1,4 +1,4 @@
-import { isEvent, isResponse, type HelloEvent, type UserTypingData, type WsAction, type WsEvent, type WsResponse } from './ws-events';
+import { handled, isEvent, isResponse, type UserTypingData, type WsAction, type WsEvent, type WsResponse } from './ws-events';
 
 /**
  * The WebSocket client of Mattermost's protocol, written against the protocol rather than a browser: the socket
@@ -216,10 +216,11 @@ export class WsClient {
       resolve?.(frame);
       return;
     }
-    if (!isEvent(frame) || typeof frame.seq !== 'number') return;
+    if (!isEvent(frame)) return;
     let missed = false;
     if (frame.event === 'hello') {
-      const id = (frame as HelloEvent).data?.connection_id ?? '';
+      const hello = handled(frame);
+      const id = hello?.event === 'hello' && typeof hello.data.connection_id === 'string' ? hello.data.connection_id : '';
       missed = this.connectionId !== '' && id !== this.connectionId;
       this.connectionId = id;
       this.expectedSeq = 0;

@@ -1,68 +1,52 @@
+import type { components } from '../../generated/api';
+
 /**
- * The WebSocket messages of Mattermost's protocol (`GET /api/v4/websocket`) that the web client reads or sends.
+ * The WebSocket messages of Mattermost's protocol (`GET /api/v4/websocket`) that the web client reads or sends; the
+ * one place that names them.
  *
- * Written by hand from the protocol description until the spec publishes event schemas; then these types are to be
- * replaced by (or checked against) the generated ones, which is why they all live in this one file. Everything the
- * server sends is treated as untrusted: fields are optional where a server version may leave them out, and nested
- * objects that Mattermost sends as JSON strings (`post`, `mentions`, ...) are typed as strings and parsed by the
- * reader.
+ * What the server sends comes from the spec: every event is `components['schemas']['WebSocketEvent_<Name>']` and
+ * the answers to actions `WebSocketResponse` (openapi/components/schemas/websocket/, generated into
+ * generated/api.d.ts), so renaming or removing an event or a field the client reads breaks
+ * `npm run typecheck`. A frame is still untrusted input (another server version, a proxy, a bug): `Received` keeps
+ * the spec's names and types but makes every field of `data` and `broadcast` maybe-missing, and `handled` lets an
+ * event through only with a `data` object, so the readers in live.ts check what they use before they use it.
+ * Nested objects that Mattermost sends as JSON strings (`post`, `mentions`, `channel`, ...) are strings in the spec
+ * too, parsed by `nested`.
+ *
+ * What the client sends stays written here by hand: the spec describes actions only as one envelope (`seq`,
+ * `action`, `data` of any shape; openapi/components/schemas/websocket/WebSocketRequest.yaml, attached to the path as
+ * `x-client-frames`, which the generator does not turn into a type), with the actions and their parameters named in
+ * its prose, not as schemas.
  */
 
-/** Who an event is meant for; present on every event, values may be empty. */
-export interface WsBroadcast {
-  omit_users?: Record<string, boolean> | null;
-  user_id?: string;
-  channel_id?: string;
-  team_id?: string;
-  connection_id?: string;
-  omit_connection_id?: string;
-}
+type Schemas = components['schemas'];
+type SpecEvent = Schemas['WebSocketEvent'];
 
-interface EventBase<Name extends string, Data> {
-  event: Name;
-  data: Data;
-  broadcast?: WsBroadcast;
-  /** Per-connection sequence number: `hello` is 0, then +1 per event. */
-  seq: number;
-}
+/** Who an event was addressed to (the spec's WebSocketBroadcast); any key may be missing from a frame. */
+export type WsBroadcast = Partial<Schemas['WebSocketBroadcast']>;
 
-export type HelloEvent = EventBase<'hello', { server_version?: string; connection_id: string; server_hostname?: string }>;
+/** An event of the spec as the client may receive it: the same names and types, every data field maybe-missing. */
+export type Received<E extends SpecEvent> = E extends unknown ? { event: E['event']; seq: E['seq']; data: Partial<E['data']>; broadcast?: WsBroadcast } : never;
 
-export type PostedEvent = EventBase<
-  'posted',
-  {
-    /** The Post, as a JSON string. */
-    post: string;
-    channel_type?: string;
-    channel_display_name?: string;
-    channel_name?: string;
-    sender_name?: string;
-    team_id?: string;
-    set_online?: boolean;
-    /** JSON string array of mentioned user ids (modern servers: only the recipient's own id, if mentioned). */
-    mentions?: string;
-    followers?: string;
-  }
->;
+export type HelloEvent = Received<Schemas['WebSocketEvent_Hello']>;
+export type PostedEvent = Received<Schemas['WebSocketEvent_Posted']>;
+export type PostEditedEvent = Received<Schemas['WebSocketEvent_PostEdited']>;
+export type PostDeletedEvent = Received<Schemas['WebSocketEvent_PostDeleted']>;
+export type TypingEvent = Received<Schemas['WebSocketEvent_Typing']>;
+export type ChannelViewedEvent = Received<Schemas['WebSocketEvent_ChannelViewed']>;
+export type MultipleChannelsViewedEvent = Received<Schemas['WebSocketEvent_MultipleChannelsViewed']>;
+export type UserAddedEvent = Received<Schemas['WebSocketEvent_UserAdded']>;
+export type UserRemovedEvent = Received<Schemas['WebSocketEvent_UserRemoved']>;
+export type ChannelCreatedEvent = Received<Schemas['WebSocketEvent_ChannelCreated']>;
+export type ChannelUpdatedEvent = Received<Schemas['WebSocketEvent_ChannelUpdated']>;
+export type ChannelDeletedEvent = Received<Schemas['WebSocketEvent_ChannelDeleted']>;
+export type DirectAddedEvent = Received<Schemas['WebSocketEvent_DirectAdded']>;
+export type UserUpdatedEvent = Received<Schemas['WebSocketEvent_UserUpdated']>;
+export type AddedToTeamEvent = Received<Schemas['WebSocketEvent_AddedToTeam']>;
+export type LeaveTeamEvent = Received<Schemas['WebSocketEvent_LeaveTeam']>;
 
-export type PostEditedEvent = EventBase<'post_edited', { post: string }>;
-export type PostDeletedEvent = EventBase<'post_deleted', { post: string; delete_by?: string }>;
-export type TypingEvent = EventBase<'typing', { parent_id?: string; user_id: string }>;
-export type ChannelViewedEvent = EventBase<'channel_viewed', { channel_id: string }>;
-export type MultipleChannelsViewedEvent = EventBase<'multiple_channels_viewed', { channel_times: Record<string, number> }>;
-export type UserAddedEvent = EventBase<'user_added', { user_id?: string; team_id?: string }>;
-export type UserRemovedEvent = EventBase<'user_removed', { user_id?: string; channel_id?: string; remover_id?: string }>;
-export type ChannelCreatedEvent = EventBase<'channel_created', { channel_id: string; team_id?: string }>;
-export type ChannelUpdatedEvent = EventBase<'channel_updated', { channel: string }>;
-export type ChannelDeletedEvent = EventBase<'channel_deleted', { channel_id: string; delete_at?: number }>;
-export type DirectAddedEvent = EventBase<'direct_added', { teammate_id?: string }>;
-export type UserUpdatedEvent = EventBase<'user_updated', { user: Record<string, unknown> }>;
-export type NewUserEvent = EventBase<'new_user', { user_id: string }>;
-export type AddedToTeamEvent = EventBase<'added_to_team', { team_id: string; user_id: string }>;
-export type LeaveTeamEvent = EventBase<'leave_team', { team_id: string; user_id: string }>;
-
-/** Events the client acts on. Any other event name is accepted (it still counts in the sequence) and ignored. */
-export type KnownWsEvent =
+/** The events the client acts on. Every other event still counts in the numbering and is ignored. */
+export type HandledWsEvent =
   | HelloEvent
   | PostedEvent
   | PostEditedEvent
@@ -77,12 +61,43 @@ export type KnownWsEvent =
   | ChannelDeletedEvent
   | DirectAddedEvent
   | UserUpdatedEvent
-  | NewUserEvent
   | AddedToTeamEvent
   | LeaveTeamEvent;
 
-export type UnknownWsEvent = EventBase<string, Record<string, unknown>>;
-export type WsEvent = KnownWsEvent | UnknownWsEvent;
+// Exactly the names of HandledWsEvent: a name missing here, or one the spec no longer has, is a type error.
+const HANDLED: Record<HandledWsEvent['event'], true> = {
+  hello: true,
+  posted: true,
+  post_edited: true,
+  post_deleted: true,
+  typing: true,
+  channel_viewed: true,
+  multiple_channels_viewed: true,
+  user_added: true,
+  user_removed: true,
+  channel_created: true,
+  channel_updated: true,
+  channel_deleted: true,
+  direct_added: true,
+  user_updated: true,
+  added_to_team: true,
+  leave_team: true,
+};
+
+/** Any frame with an event name and a number: a newer server's events, and malformed ones, reach the client too. */
+export interface WsEvent {
+  event: string;
+  seq: number;
+  data?: unknown;
+  broadcast?: unknown;
+}
+
+/** The event as one the client acts on, or undefined: another name, or no `data` object to read. */
+export function handled(event: WsEvent): HandledWsEvent | undefined {
+  if (!Object.prototype.hasOwnProperty.call(HANDLED, event.event)) return undefined;
+  if (!isObject(event.data)) return undefined;
+  return { ...event, broadcast: isObject(event.broadcast) ? event.broadcast : undefined } as HandledWsEvent;
+}
 
 /** Client → server request. `seq` is the client's own counter, from 1, reset on every new socket. */
 export interface WsRequest<Action extends string = WsAction, Data = Record<string, unknown>> {
@@ -98,20 +113,28 @@ export interface UserTypingData {
   parent_id?: string;
 }
 
-/** Server → client answer to a request; it carries `seq_reply` and no `seq` (it is not an event). */
-export interface WsResponse {
-  status: 'OK' | 'FAIL';
+/**
+ * Server → client answer to a request (the spec's WebSocketResponse); it carries `seq_reply` and no `seq` (it is
+ * not an event). `seq_reply` is checked by `isResponse`. The spec leaves `data` open (its shape depends on the
+ * action), so its values are unknown; an error may come with only some of AppError's fields.
+ */
+export type WsResponse = Omit<Schemas['WebSocketResponse'], 'seq_reply' | 'data' | 'error'> & {
   seq_reply: number;
   data?: Record<string, unknown>;
-  error?: { id?: string; message?: string; status_code?: number };
+  error?: Partial<Schemas['AppError']>;
+};
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function isResponse(frame: unknown): frame is WsResponse {
-  return typeof frame === 'object' && frame !== null && typeof (frame as { seq_reply?: unknown }).seq_reply === 'number' && (frame as WsResponse).seq_reply > 0;
+  return isObject(frame) && typeof frame.seq_reply === 'number' && frame.seq_reply > 0;
 }
 
+/** An event frame: a name and a number. Frames without either are not events and do not count in the numbering. */
 export function isEvent(frame: unknown): frame is WsEvent {
-  return typeof frame === 'object' && frame !== null && typeof (frame as { event?: unknown }).event === 'string';
+  return isObject(frame) && typeof frame.event === 'string' && typeof frame.seq === 'number';
 }
 
 /** Parses a JSON string nested in an event's data; undefined when it is missing or not JSON. */
