@@ -4208,6 +4208,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example [
+                 *       "4xp9fdt1pfgdpgbkrtm6e8kuoh",
+                 *       "ejn7dbkk8fr4pn5u3z8xnqxbja"
+                 *     ]
+                 */
                 "application/json": string[];
             };
         };
@@ -4410,6 +4416,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "nickname": "Ali",
+                 *       "position": "Release manager",
+                 *       "notify_props": {
+                 *         "desktop": "mention"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description New e-mail address. */
                     email?: string;
@@ -7473,6 +7488,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "8cb4qyxbtjf9inh8qmkwmyhsjr",
+                 *       "channel_id": "4x9dgbfcwtf7zmhrkjoagiqp3e",
+                 *       "display_name": "CI",
+                 *       "description": "Build results for the release branch",
+                 *       "channel_locked": true
+                 *     }
+                 */
                 "application/json": {
                     /** @description Id of the hook; must equal hook_id in the path. */
                     id: string;
@@ -7596,6 +7620,13 @@ export interface operations {
                     /** @description The JSON text of an IncomingWebhookPayload. */
                     payload: string;
                 };
+                /**
+                 * @example {
+                 *       "text": "Deploy of api-server v2.3.1 finished",
+                 *       "username": "deploy-bot",
+                 *       "channel": "town-square"
+                 *     }
+                 */
                 "multipart/form-data": {
                     /** @description The JSON text of an IncomingWebhookPayload. */
                     payload?: string;
