@@ -2019,7 +2019,8 @@ export interface paths {
          *        is rejected with 400.
          *     2. Without a Content-Type header, a body beginning with `payload=` is treated as form-encoded (the rest,
          *        URL-decoded, is the JSON text); any other body is read as JSON. Any media type not listed above (for
-         *        example `text/plain`) is also read as JSON, as Mattermost does.
+         *        example `text/plain`) is also read as JSON, as Mattermost does: no request is refused for its media type
+         *        (there is no 415; a Content-Type that cannot be parsed is 400).
          *     3. An `application/json` body that begins with `payload=` is not valid JSON and gets 400; a form-encoded body
          *        without a `payload` field gets 400.
          *
