@@ -2019,7 +2019,8 @@ export interface paths {
          *        is rejected with 400.
          *     2. Without a Content-Type header, a body beginning with `payload=` is treated as form-encoded (the rest,
          *        URL-decoded, is the JSON text); any other body is read as JSON. Any media type not listed above (for
-         *        example `text/plain`) is also read as JSON, as Mattermost does.
+         *        example `text/plain`) is also read as JSON, as Mattermost does: no request is refused for its media type
+         *        (there is no 415; a Content-Type that cannot be parsed is 400).
          *     3. An `application/json` body that begins with `payload=` is not valid JSON and gets 400; a form-encoded body
          *        without a `payload` field gets 400.
          *
@@ -3726,7 +3727,7 @@ export interface components {
                 "application/json": components["schemas"]["AppError"];
             };
         };
-        /** @description Payload too large: the request body exceeds ServiceSettings.MaximumPayloadSizeBytes (api.context.request_body_too_large.app_error). The body is rejected before it is parsed. */
+        /** @description Payload too large: the request body exceeds ServiceSettings.MaximumPayloadSizeBytes (api.context.request_body_too_large.app_error). The body is rejected before it is parsed. The limit holds for the body of every request but a GET, also where the operation takes no body; UploadFile has its own limit (FileSettings.MaxFileSize, see its description). */
         TooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -4191,6 +4192,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4208,6 +4210,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example [
+                 *       "4xp9fdt1pfgdpgbkrtm6e8kuoh",
+                 *       "ejn7dbkk8fr4pn5u3z8xnqxbja"
+                 *     ]
+                 */
                 "application/json": string[];
             };
         };
@@ -4393,6 +4401,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4410,6 +4419,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "nickname": "Ali",
+                 *       "position": "Release manager",
+                 *       "notify_props": {
+                 *         "desktop": "mention"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description New e-mail address. */
                     email?: string;
@@ -4688,6 +4706,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4740,6 +4759,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4776,6 +4796,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4967,6 +4988,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5485,6 +5507,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5808,6 +5831,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5891,6 +5915,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6075,6 +6100,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6534,6 +6560,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6669,6 +6696,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6698,6 +6726,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6888,6 +6917,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7473,6 +7503,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "8cb4qyxbtjf9inh8qmkwmyhsjr",
+                 *       "channel_id": "4x9dgbfcwtf7zmhrkjoagiqp3e",
+                 *       "display_name": "CI",
+                 *       "description": "Build results for the release branch",
+                 *       "channel_locked": true
+                 *     }
+                 */
                 "application/json": {
                     /** @description Id of the hook; must equal hook_id in the path. */
                     id: string;
@@ -7557,6 +7596,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             501: components["responses"]["NotImplemented"];
@@ -7596,6 +7636,13 @@ export interface operations {
                     /** @description The JSON text of an IncomingWebhookPayload. */
                     payload: string;
                 };
+                /**
+                 * @example {
+                 *       "text": "Deploy of api-server v2.3.1 finished",
+                 *       "username": "deploy-bot",
+                 *       "channel": "town-square"
+                 *     }
+                 */
                 "multipart/form-data": {
                     /** @description The JSON text of an IncomingWebhookPayload. */
                     payload?: string;

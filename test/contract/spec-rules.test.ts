@@ -16,15 +16,36 @@ const NO_4XX = new Set<string>([]);
  * use_rest_semantics an unhealthy server answers 500 with its status report, as Mattermost does.
  */
 const NOT_APP_ERROR: Record<string, string> = { 'GetPing 500': '#/components/schemas/SystemStatusResponse' };
+/**
+ * Statuses a rule below asks for that an operation does not declare, each with its reason: the spec declares what the
+ * server answers and never a status it cannot send. A stale exemption (the operation is gone, or it declares the
+ * status after all) fails 'every status exemption is still needed'.
+ *
+ * None is needed for 429, 500 or 503. The API rate limit (RateLimitSettings.Enable) is checked in the listener for
+ * every request before it is dispatched (src/http/server.ts; the WebSocket upgrade checks it too), GetPing and
+ * POST /hooks/{hook_id} included. Any handler can meet a bug (500), and every operation can meet the database (503):
+ * the API stage looks up the session of any token sent, also to a public operation such as GetPing (src/http/api.ts),
+ * the webhook endpoint its hook. The documents served beside the API (/api/v4/openapi.json, /api/v4/docs) are not
+ * operations of the spec.
+ */
+const UNDECLARED: Record<string, string> = {
+  'ExecuteIncomingWebhook 415':
+    'the webhook endpoint refuses no media type (docs/webhook-rules.md rules 1-3, as Mattermost): any type other than ' +
+    'form-encoded or multipart is read as JSON (text/plain senders exist), and a Content-Type that cannot be parsed is ' +
+    '400 web.incoming_webhook.media_type.app_error, which its 400 documents',
+};
+/** Methods whose body the API stage never reads (BODILESS in src/http/api.ts): any other request's body is read. */
+const BODILESS = new Set(['get', 'head']);
 
 interface Op {
   name: string;
+  method: string;
   operationId: string;
   op: Json;
 }
 
 const operations: Op[] = Object.entries(spec.paths as Json).flatMap(([path, item]) =>
-  METHODS.filter((m) => item[m]).map((m) => ({ name: `${m.toUpperCase()} ${path}`, operationId: item[m].operationId, op: item[m] })),
+  METHODS.filter((m) => item[m]).map((m) => ({ name: `${m.toUpperCase()} ${path}`, method: m, operationId: item[m].operationId, op: item[m] })),
 );
 
 function resolve(node: Json): Json {
@@ -110,6 +131,59 @@ test('every operation declares a 4xx answer', () => {
     const op = operations.find((o) => o.operationId === id);
     expect(op && Object.keys(op.op.responses).some((code) => /^4\d\d$/.test(code))).toBe(false);
   }
+});
+
+/** The request body's media types and their entries (empty without a body). */
+function requestMedia(o: Op): Array<[string, Json]> {
+  return Object.entries(((o.op.requestBody ? resolve(o.op.requestBody) : {}).content ?? {}) as Json);
+}
+
+/** `codes` the operation neither declares nor is exempted from (UNDECLARED), each named with the operation and why it is asked for. */
+function undeclaredStatuses(o: Op, codes: string[], why: string): string[] {
+  return codes
+    .filter((code) => !Object.hasOwn(o.op.responses ?? {}, code) && !Object.hasOwn(UNDECLARED, `${o.operationId} ${code}`))
+    .map((code) => `${o.operationId} (${o.name}) declares no ${code}: ${why}`);
+}
+
+test('every request body has an example for each of its media types (on the media type or its schema): the mock test sends it', () => {
+  const missing: string[] = [];
+  for (const o of operations) {
+    for (const [type, media] of requestMedia(o)) {
+      const onMedia = media.example !== undefined || Object.keys(media.examples ?? {}).length > 0;
+      const onSchema = media.schema !== undefined && resolve(media.schema).example !== undefined;
+      if (!onMedia && !onSchema) missing.push(`${o.operationId} (${o.name}) has no request body example for ${type}`);
+    }
+  }
+  expect(missing).toEqual([]);
+});
+
+test('an operation that takes a body declares 413 and 415; one sent by a method with a body declares 413', () => {
+  const missing = operations.flatMap((o) => {
+    if (requestMedia(o).length > 0) {
+      return undeclaredStatuses(o, ['413', '415'], 'it takes a request body (413: over the size limit; 415: a media type it does not read)');
+    }
+    // src/http/api.ts reads the body of every request but a GET or HEAD up to MaximumPayloadSizeBytes, also where the
+    // operation takes none: an oversized one is 413 there too. Such a body is never parsed, so never 415.
+    return BODILESS.has(o.method) ? [] : undeclaredStatuses(o, ['413'], `a ${o.method.toUpperCase()} body over MaximumPayloadSizeBytes is read and refused although the operation takes none`);
+  });
+  expect(missing).toEqual([]);
+});
+
+test('every operation declares 429 (TooManyRequests), 500 and 503', () => {
+  const missing = operations.flatMap((o) => [
+    ...undeclaredStatuses(o, ['429'], 'the API rate limit covers every request'),
+    ...undeclaredStatuses(o, ['500', '503'], 'any operation can meet a bug (500) and the database (503)'),
+  ]);
+  expect(missing).toEqual([]);
+});
+
+test('every status exemption is still needed: its operation exists and does not declare the status', () => {
+  const stale = Object.keys(UNDECLARED).filter((key) => {
+    const [operationId, code] = key.split(' ');
+    const o = operations.find((x) => x.operationId === operationId);
+    return !o || Object.hasOwn(o.op.responses ?? {}, code);
+  });
+  expect(stale).toEqual([]);
 });
 
 test('every 4xx and 5xx answer is an AppError (listed exemptions excepted)', () => {
