@@ -1,8 +1,9 @@
 // The channel, team and user operations of daily use, driven through @mattermost/client's Client4 exactly as the
 // web and mobile apps call them, against a real server (real HTTP) on the run's database.
-import { Client4 } from '@mattermost/client';
+import type { Client4 } from '@mattermost/client';
 import { inflateSync } from 'node:zlib';
 import { expectClientError } from '../support/assertions';
+import { client4For } from '../support/client4';
 import { PASSWORD, createUser, startTestServer, type Actor, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -13,8 +14,7 @@ let seq = 0;
 const unique = (p: string) => `${p}${process.pid}k${++seq}`;
 
 async function client(as: Actor): Promise<Client4> {
-  const c = new Client4();
-  c.setUrl(server.url);
+  const c = client4For(server);
   await c.login(as.username, PASSWORD);
   return c;
 }

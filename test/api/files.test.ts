@@ -1,13 +1,13 @@
 // Files as Mattermost serves them: UploadFile (multipart, streamed to the local directory), GetFile, GetFileInfo,
 // GetFileThumbnail, GetFilePreview, GetFileInfosForPost, and file_ids on CreatePost (metadata.files), on a real server
 // and database, with the official Client4 where it has methods. Every JSON answer is validated against the spec.
-import { Client4 } from '@mattermost/client';
 import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { expectAppError } from '../support/assertions';
+import { client4For } from '../support/client4';
 import { eventually } from '../support/eventually';
 import { send, type RawAnswer } from '../support/http';
 import { createUser, createWorld, startTestServer, type Actor, type TestServer, type World } from '../support/server';
@@ -511,9 +511,7 @@ describe('files on posts', () => {
 });
 
 test('Client4: uploadFile, createPost with file_ids, getFileInfosForPost, and the file at getFileUrl', async () => {
-  const c = new Client4();
-  c.setUrl(server.url);
-  c.setToken(world.member.token);
+  const c = client4For(server, world.member);
   const bytes = await image(300, 100, 'jpeg');
   const form = new FormData();
   form.append('channel_id', world.townSquareId);

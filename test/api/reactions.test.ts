@@ -1,9 +1,9 @@
 // Reactions (SaveReaction, DeleteReaction, GetReactions, GetBulkReactions) over real HTTP, and through Client4 where it
 // has a method; how posts carry them (has_reactions, metadata.reactions) and what a reaction changes on its post.
-import { Client4, ClientError } from '@mattermost/client';
 import { newId } from '../../src/lib/ids';
-import { expectAppError } from '../support/assertions';
-import { createTeam, createUser, startTestServer, type Actor, type TestServer } from '../support/server';
+import { expectAppError, expectClientError } from '../support/assertions';
+import { client4For } from '../support/client4';
+import { createChannel, createPost, createTeam, createUser, startTestServer, type Actor, type TestServer } from '../support/server';
 
 let server: TestServer;
 let admin: Actor;
@@ -13,34 +13,8 @@ let carol: Actor; // on the team, in no channel of the tests
 let teamId: string;
 let publicId: string;
 let privateId: string;
-let seq = 0;
 
-function client(actor: Actor): Client4 {
-  const c = new Client4();
-  c.setUrl(server.url);
-  c.setToken(actor.token);
-  return c;
-}
-
-async function clientError(promise: Promise<unknown>): Promise<{ status: number; id: string }> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ClientError);
-  return { status: (err as ClientError).status_code as number, id: (err as ClientError).server_error_id as string };
-}
-
-async function channel(type: 'O' | 'P', members: Actor[]): Promise<string> {
-  const name = `reactions-${++seq}x${process.pid}`;
-  const id = (await admin.api.post('/api/v4/channels', { team_id: teamId, name, display_name: name, type }).expect(201)).body.id;
-  await admin.api.post(`/api/v4/channels/${id}/members`, { user_ids: members.map((m) => m.id) }).expect(201);
-  return id;
-}
-
-async function post(as: Actor, channelId: string, message = `post ${++seq}`, extra: Record<string, unknown> = {}): Promise<Record<string, any>> {
-  return (await as.api.post('/api/v4/posts', { channel_id: channelId, message, ...extra }).expect(201)).body;
-}
+const channel = (type: 'O' | 'P', members: Actor[]) => createChannel(admin, teamId, type, members, 'reactions');
 
 const react = (as: Actor, postId: string, emoji: string, userId = as.id) => as.api.post('/api/v4/reactions', { user_id: userId, post_id: postId, emoji_name: emoji });
 const unreact = (as: Actor, userId: string, postId: string, emoji: string) => as.api.delete(`/api/v4/users/${userId}/posts/${postId}/reactions/${emoji}`);
@@ -60,14 +34,14 @@ afterAll(() => server.close());
 
 describe('adding, listing and removing, through Client4', () => {
   test('addReaction returns the reaction; getReactionsForPost lists it; removeReaction takes it back', async () => {
-    const p = await post(alice, publicId);
-    const a = client(alice);
+    const p = await createPost(alice, publicId);
+    const a = client4For(server, alice);
     const before = Date.now();
     const saved = await a.addReaction(alice.id, p.id, '+1');
     expect(saved).toEqual({ user_id: alice.id, post_id: p.id, emoji_name: '+1', create_at: expect.any(Number), update_at: saved.create_at, delete_at: 0, remote_id: '', channel_id: publicId });
     expect(saved.create_at).toBeGreaterThanOrEqual(before);
-    await client(bob).addReaction(bob.id, p.id, 'white_check_mark');
-    const listed = await client(bob).getReactionsForPost(p.id);
+    await client4For(server, bob).addReaction(bob.id, p.id, 'white_check_mark');
+    const listed = await client4For(server, bob).getReactionsForPost(p.id);
     expect(listed.map((r) => [r.user_id, r.emoji_name])).toEqual([
       [alice.id, '+1'],
       [bob.id, 'white_check_mark'],
@@ -78,7 +52,7 @@ describe('adding, listing and removing, through Client4', () => {
   });
 
   test('reacting twice with the same emoji is one reaction; other users and other emoji add up', async () => {
-    const p = await post(alice, publicId);
+    const p = await createPost(alice, publicId);
     const first = (await react(alice, p.id, 'tada').expect(200)).body;
     const again = (await react(alice, p.id, 'tada').expect(200)).body;
     expect(again).toMatchObject({ create_at: first.create_at, delete_at: 0 });
@@ -89,12 +63,12 @@ describe('adding, listing and removing, through Client4', () => {
   });
 
   test('a post without reactions lists an empty array', async () => {
-    const p = await post(alice, publicId);
+    const p = await createPost(alice, publicId);
     expect((await alice.api.get(`/api/v4/posts/${p.id}/reactions`).expect(200)).body).toEqual([]);
   });
 
   test('removing a reaction that is not there is 200 and changes nothing; `me` stands for the caller', async () => {
-    const p = await post(alice, publicId);
+    const p = await createPost(alice, publicId);
     const t0 = (await alice.api.get(`/api/v4/posts/${p.id}`).expect(200)).body.update_at;
     expect((await unreact(alice, 'me', p.id, 'smile').expect(200)).body).toEqual({ status: 'OK' });
     expect((await alice.api.get(`/api/v4/posts/${p.id}`).expect(200)).body.update_at).toBe(t0);
@@ -107,8 +81,8 @@ describe('adding, listing and removing, through Client4', () => {
 describe('posts carry their reactions', () => {
   test('has_reactions and metadata.reactions in GetPost, GetPostsForChannel, GetPostThread and GetPostsByIds; gone when the last one goes', async () => {
     const ch = await channel('O', [alice, bob]);
-    const root = await post(alice, ch);
-    const reply = await post(bob, ch, 'reply', { root_id: root.id });
+    const root = await createPost(alice, ch);
+    const reply = await createPost(bob, ch, 'reply', { root_id: root.id });
     expect(root).not.toHaveProperty('has_reactions');
     await react(bob, root.id, 'heart').expect(200);
     await react(alice, root.id, 'eyes').expect(200);
@@ -137,7 +111,7 @@ describe('posts carry their reactions', () => {
 
   test("a reaction moves the post's update_at (not edit_at): the channel's ETag changes and `since` readers get the post", async () => {
     const ch = await channel('O', [alice, bob]);
-    const p = await post(alice, ch);
+    const p = await createPost(alice, ch);
     const first = await bob.api.get(`/api/v4/channels/${ch}/posts`).expect(200);
     const etag = first.headers.etag as string;
     expect(etag).toBeTruthy();
@@ -165,7 +139,7 @@ describe('posts carry their reactions', () => {
 
 describe('SaveReaction errors', () => {
   test('emoji names: 1 to 64 of letters, digits, -, + and _', async () => {
-    const p = await post(alice, publicId);
+    const p = await createPost(alice, publicId);
     const max = `${'x'.repeat(60)}+-_9`;
     expect((await react(alice, p.id, max).expect(200)).body.emoji_name).toBe(max);
     expectAppError(await react(alice, p.id, `${max}y`), 400, 'api.reaction.save_reaction.invalid.app_error');
@@ -175,7 +149,7 @@ describe('SaveReaction errors', () => {
   });
 
   test('ids that are not ids, or missing fields: 400; a body that is not an object: 400', async () => {
-    const p = await post(alice, publicId);
+    const p = await createPost(alice, publicId);
     expectAppError(await alice.api.post('/api/v4/reactions', { user_id: alice.id, post_id: 'nope', emoji_name: 'x' }), 400, 'api.reaction.save_reaction.invalid.app_error');
     expectAppError(await alice.api.post('/api/v4/reactions', { post_id: p.id, emoji_name: 'x' }), 400, 'api.reaction.save_reaction.invalid.app_error');
     expectAppError(await alice.api.post('/api/v4/reactions', { user_id: alice.id, emoji_name: 'x' }), 400, 'api.reaction.save_reaction.invalid.app_error');
@@ -184,14 +158,14 @@ describe('SaveReaction errors', () => {
   });
 
   test("reacting as someone else: 403 api.reaction.save_reaction.user_id.app_error, also for a system admin", async () => {
-    const p = await post(alice, publicId);
+    const p = await createPost(alice, publicId);
     expectAppError(await react(alice, p.id, 'smile', bob.id), 403, 'api.reaction.save_reaction.user_id.app_error');
     expectAppError(await react(admin, p.id, 'smile', bob.id), 403, 'api.reaction.save_reaction.user_id.app_error');
-    expect((await clientError(client(alice).addReaction(bob.id, p.id, 'smile'))).status).toBe(403);
+    await expectClientError(client4For(server, alice).addReaction(bob.id, p.id, 'smile'), 403);
   });
 
   test('only channel members react: a team member outside a public channel may read its reactions but not add any (403)', async () => {
-    const p = await post(alice, publicId);
+    const p = await createPost(alice, publicId);
     await react(alice, p.id, 'smile').expect(200);
     expectAppError(await react(carol, p.id, 'smile'), 403, 'api.context.permissions.app_error');
     expect(names((await carol.api.get(`/api/v4/posts/${p.id}/reactions`).expect(200)).body)).toEqual(['smile']);
@@ -199,16 +173,16 @@ describe('SaveReaction errors', () => {
   });
 
   test('a private channel: a non-member can neither react nor read reactions (403)', async () => {
-    const p = await post(alice, privateId);
+    const p = await createPost(alice, privateId);
     expectAppError(await react(carol, p.id, 'smile'), 403, 'api.context.permissions.app_error');
     expectAppError(await carol.api.get(`/api/v4/posts/${p.id}/reactions`), 403, 'api.context.permissions.app_error');
-    expect(await clientError(client(carol).getReactionsForPost(p.id))).toEqual({ status: 403, id: 'api.context.permissions.app_error' });
+    await expectClientError(client4For(server, carol).getReactionsForPost(p.id), 403, 'api.context.permissions.app_error');
     // A system admin who is not a member can read them.
     await admin.api.get(`/api/v4/posts/${p.id}/reactions`).expect(200);
   });
 
   test('no session: 401', async () => {
-    const p = await post(alice, publicId);
+    const p = await createPost(alice, publicId);
     expectAppError(await server.http().post('/api/v4/reactions', { user_id: alice.id, post_id: p.id, emoji_name: 'x' }), 401, 'api.context.session_expired.app_error');
     expectAppError(await server.http().get(`/api/v4/posts/${p.id}/reactions`), 401, 'api.context.session_expired.app_error');
     expectAppError(await server.http().delete(`/api/v4/users/${alice.id}/posts/${p.id}/reactions/x`), 401, 'api.context.session_expired.app_error');
@@ -221,7 +195,7 @@ describe('SaveReaction errors', () => {
     expectAppError(await react(admin, unknown, 'x'), 404, 'app.post.get.app_error');
     expectAppError(await alice.api.get(`/api/v4/posts/${unknown}/reactions`), 403, 'api.context.permissions.app_error');
     expectAppError(await admin.api.get(`/api/v4/posts/${unknown}/reactions`), 404, 'app.post.get.app_error');
-    const p = await post(alice, publicId);
+    const p = await createPost(alice, publicId);
     await react(alice, p.id, 'x').expect(200);
     await alice.api.delete(`/api/v4/posts/${p.id}`).expect(200);
     expectAppError(await react(alice, p.id, 'y'), 404, 'app.post.get.app_error');
@@ -230,7 +204,7 @@ describe('SaveReaction errors', () => {
 
   test('archived channel: 403 api.reaction.save.archived_channel.app_error / api.reaction.delete.archived_channel.app_error', async () => {
     const ch = await channel('O', [alice]);
-    const p = await post(alice, ch);
+    const p = await createPost(alice, ch);
     await react(alice, p.id, 'x').expect(200);
     await server.parley.db.knex('channels').where({ id: ch }).update({ delete_at: Date.now() });
     expectAppError(await react(alice, p.id, 'y'), 403, 'api.reaction.save.archived_channel.app_error');
@@ -251,7 +225,7 @@ describe('the per-post limit of different emoji (ServiceSettings.UniqueEmojiReac
 
   test('is 50 by default, in the client config too', async () => {
     expect((await alice.api.get('/api/v4/config/client?format=old').expect(200)).body.UniqueEmojiReactionLimitPerPost).toBe('50');
-    const p = await post(alice, publicId);
+    const p = await createPost(alice, publicId);
     for (let i = 0; i < 50; i++) await react(alice, p.id, `e${i}`).expect(200);
     expectAppError(await react(alice, p.id, 'e50'), 400, 'app.reaction.save.save.too_many_reactions');
     expect((await alice.api.get(`/api/v4/posts/${p.id}/reactions`).expect(200)).body).toHaveLength(50);
@@ -259,7 +233,7 @@ describe('the per-post limit of different emoji (ServiceSettings.UniqueEmojiReac
 
   test('a new emoji past the limit is 400; an emoji already there can still be added by others; removing one makes room', async () => {
     await withLimit(3, async () => {
-      const p = await post(alice, publicId);
+      const p = await createPost(alice, publicId);
       for (const e of ['a', 'b', 'c']) await react(alice, p.id, e).expect(200);
       expectAppError(await react(bob, p.id, 'd'), 400, 'app.reaction.save.save.too_many_reactions');
       await react(bob, p.id, 'a').expect(200);
@@ -272,7 +246,7 @@ describe('the per-post limit of different emoji (ServiceSettings.UniqueEmojiReac
 
   test('holds when many different emoji arrive at once', async () => {
     await withLimit(3, async () => {
-      const p = await post(alice, publicId);
+      const p = await createPost(alice, publicId);
       const answers = await Promise.all(['k1', 'k2', 'k3', 'k4', 'k5', 'k6', 'k7', 'k8'].map((e, i) => react(i % 2 ? alice : bob, p.id, e)));
       expect(answers.map((r) => r.status).filter((s) => s === 200)).toHaveLength(3);
       for (const r of answers.filter((a) => a.status !== 200)) expectAppError(r, 400, 'app.reaction.save.save.too_many_reactions');
@@ -288,16 +262,16 @@ describe('the per-post limit of different emoji (ServiceSettings.UniqueEmojiReac
 
 describe('DeleteReaction', () => {
   test("a member cannot remove someone else's reaction (403); a system admin can (remove_others_reactions)", async () => {
-    const p = await post(alice, publicId);
+    const p = await createPost(alice, publicId);
     await react(bob, p.id, 'smile').expect(200);
     expectAppError(await unreact(alice, bob.id, p.id, 'smile'), 403, 'api.context.permissions.app_error');
-    expect(await clientError(client(alice).removeReaction(bob.id, p.id, 'smile'))).toEqual({ status: 403, id: 'api.context.permissions.app_error' });
+    await expectClientError(client4For(server, alice).removeReaction(bob.id, p.id, 'smile'), 403, 'api.context.permissions.app_error');
     await unreact(admin, bob.id, p.id, 'smile').expect(200);
     expect((await alice.api.get(`/api/v4/posts/${p.id}/reactions`).expect(200)).body).toEqual([]);
   });
 
   test('adding and removing the same reactions at once: every call answered 200, nothing left half-done', async () => {
-    const p = await post(alice, publicId);
+    const p = await createPost(alice, publicId);
     const calls = Array.from({ length: 24 }, (_, i) => {
       const who = i % 3 === 0 ? bob : alice;
       return i % 2 === 0 ? react(who, p.id, 'zap') : unreact(who, who.id, p.id, 'zap');
@@ -309,7 +283,7 @@ describe('DeleteReaction', () => {
   });
 
   test('emoji names outside the allowed characters or past 64: 400', async () => {
-    const p = await post(alice, publicId);
+    const p = await createPost(alice, publicId);
     expectAppError(await unreact(alice, alice.id, p.id, 'a'.repeat(65)), 400, 'api.context.invalid_param.app_error');
     expectAppError(await unreact(alice, alice.id, p.id, 'a%20b'), 400, 'api.context.invalid_param.app_error');
   });
@@ -317,9 +291,9 @@ describe('DeleteReaction', () => {
 
 describe('GetBulkReactions', () => {
   test('every requested post is a key, with [] when it has no reactions', async () => {
-    const p1 = await post(alice, publicId);
-    const p2 = await post(alice, privateId);
-    const p3 = await post(alice, publicId);
+    const p1 = await createPost(alice, publicId);
+    const p2 = await createPost(alice, privateId);
+    const p3 = await createPost(alice, publicId);
     await react(alice, p1.id, 'one').expect(200);
     await react(bob, p2.id, 'two').expect(200);
     await react(alice, p2.id, 'three').expect(200);
@@ -332,8 +306,8 @@ describe('GetBulkReactions', () => {
   });
 
   test('one post the caller may not read makes it 403; an unknown one too, except for a system admin', async () => {
-    const open = await post(alice, publicId);
-    const secret = await post(alice, privateId);
+    const open = await createPost(alice, publicId);
+    const secret = await createPost(alice, privateId);
     expectAppError(await carol.api.post('/api/v4/posts/ids/reactions', [open.id, secret.id]), 403, 'api.context.permissions.app_error');
     await carol.api.post('/api/v4/posts/ids/reactions', [open.id]).expect(200);
     expectAppError(await carol.api.post('/api/v4/posts/ids/reactions', [open.id, newId()]), 403, 'api.context.permissions.app_error');

@@ -2,9 +2,9 @@
 // is a search and the exact posts it must find, newest first. The corpus has posts the caller must never see (a
 // private channel they are not in, a public channel they have not joined, another team, a deleted post, an archived
 // channel unless asked for), posts on day boundaries for time zones, hashtags, accents and short words.
-import { Client4 } from '@mattermost/client';
 import { testDialect } from '../support/database';
 import { expectAppError } from '../support/assertions';
+import { client4For } from '../support/client4';
 import { atTime, createTeam, createUser, startTestServer, type Actor, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -204,9 +204,7 @@ test('errors: no terms, too many parts, a team the caller is not in', async () =
 });
 
 test("Client4's searchPosts and searchPostsWithParams work unchanged", async () => {
-  const client = new Client4();
-  client.setUrl(server.url);
-  client.setToken(member.token);
+  const client = client4For(server, member);
   const plain = await client.searchPosts(teamId, 'deploy', false);
   expect(keysOf(plain.order)).toEqual(['p13', 'p9', 'p1']);
   expect(plain.posts[ids.p9].message).toBe('can you review the deploy script?');

@@ -1,6 +1,6 @@
-import { Client4 } from '@mattermost/client';
 import { IncomingWebhook } from '@slack/webhook';
 import { expectClientError } from '../support/assertions';
+import { client4For } from '../support/client4';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { spawnServer, type ServerProcess } from '../support/process';
 
@@ -22,14 +22,8 @@ afterAll(async () => {
   await db?.drop();
 });
 
-function client(): Client4 {
-  const c = new Client4();
-  c.setUrl(server.url);
-  return c;
-}
-
 test('the core chat flow works unchanged with Client4, then webhooks with Client4 and @slack/webhook', async () => {
-  const anon = client();
+  const anon = client4For(server);
   expect((await anon.ping(false)).status).toBe('OK');
   const clientConfig = await anon.getClientConfig();
   expect(clientConfig.NoAccounts).toBe('true');
@@ -39,7 +33,7 @@ test('the core chat flow works unchanged with Client4, then webhooks with Client
   // First user on an empty database becomes the system admin.
   const admin = await anon.createUser({ username: 'admin', email: 'admin@example.com', password: PASSWORD } as never, '', '');
   expect(admin.roles).toBe('system_admin system_user');
-  const a = client();
+  const a = client4For(server);
   const me = await a.login('admin', PASSWORD);
   // Signed in: the full set, with the message limit the webapp enforces.
   expect((await a.getClientConfig()).MaxPostSize).toBe('16383');
@@ -48,7 +42,7 @@ test('the core chat flow works unchanged with Client4, then webhooks with Client
   expect(a.getServerVersion()).toMatch(/^\d+\.\d+\.\d+/);
 
   const alice = await a.createUser({ username: 'alice', email: 'alice@example.com', password: PASSWORD, first_name: 'Alice' } as never, '', '');
-  const al = client();
+  const al = client4For(server);
   await al.login('alice', PASSWORD);
 
   const team = await a.createTeam({ name: 'team-a', display_name: 'Team A', type: 'O' } as never);
@@ -106,7 +100,7 @@ test('the core chat flow works unchanged with Client4, then webhooks with Client
   expect((await fetch(`${server.url}/api/v4/users/me`, { headers: { ...headers, 'If-None-Match': userEtag } })).status).toBe(304);
 
   // Errors arrive as ClientError with the body's status_code and id.
-  await expectClientError(client().getMe(), 401, 'api.context.session_expired.app_error');
+  await expectClientError(client4For(server).getMe(), 401, 'api.context.session_expired.app_error');
   await expectClientError(a.createTeam({ name: 'api-team', display_name: 'X', type: 'O' } as never), 400, 'model.team.is_valid.reserved.app_error');
   await expectClientError(anon.login('admin', 'wrong-password'), 401, 'api.user.login.invalid_credentials_email_username');
 
@@ -114,7 +108,7 @@ test('the core chat flow works unchanged with Client4, then webhooks with Client
   await a.patchConfig({ ServiceSettings: { EnableUserAccessTokens: true, EnablePostUsernameOverride: true } } as never);
   expect((await a.getConfig()).ServiceSettings.EnablePostUsernameOverride).toBe(true);
   const pat = await a.createUserAccessToken(admin.id, 'e2e token');
-  const withPat = client();
+  const withPat = client4For(server);
   withPat.setToken(pat.token as string);
   expect((await withPat.getMe()).id).toBe(admin.id);
 

@@ -1,6 +1,7 @@
 // Who receives each real-time event is a permission decision: event × audience, asserting both who gets it and who
 // does not. Runs on SQLite and (in CI's second pass) on MariaDB: audiences are read from the database.
-import { createTeam, createUser, createWorld, startTestServer, type Actor, type TestServer, type World } from '../support/server';
+import { NAMES, audience, createAudienceWorld, type Name } from '../support/audience';
+import { createUser, startTestServer, type Actor, type TestServer, type World } from '../support/server';
 import { connect, postOf, type Frame, type Socket } from '../support/ws';
 
 let server: TestServer;
@@ -12,49 +13,22 @@ let carol: Actor;
 let dave: Actor;
 let privateId: string;
 let dmId: string;
-const sockets = new Map<string, Socket>();
-const names = () => ['admin', 'alice', 'bob', 'carol', 'dave'] as const;
-type Name = ReturnType<typeof names>[number];
+const { sockets, connectAll, expectAudience, expectNoProblems, closeAll } = audience();
 let seq = 0;
 
 beforeAll(async () => {
   server = await startTestServer();
-  world = await createWorld(server);
-  admin = world.admin;
-  alice = world.member;
-  bob = await createUser(server, admin);
-  carol = await createUser(server, admin);
-  dave = await createUser(server, admin);
-  for (const u of [bob, dave]) await admin.api.post(`/api/v4/teams/${world.teamId}/members`, { team_id: world.teamId, user_id: u.id }).expect(201);
-  // Carol is on another team only.
-  await createTeam(carol, `elsewhere${process.pid}`);
+  ({ world, admin, alice, bob, carol, dave } = await createAudienceWorld(server, `elsewhere${process.pid}`));
   privateId = (await admin.api.post('/api/v4/channels', { team_id: world.teamId, name: `secret${process.pid}`, display_name: 'Secret', type: 'P' }).expect(201)).body.id;
   await admin.api.post(`/api/v4/channels/${privateId}/members`, { user_id: alice.id }).expect(201);
   dmId = (await alice.api.post('/api/v4/channels/direct', [alice.id, dave.id]).expect(201)).body.id;
-  const actors: Record<Name, Actor> = { admin, alice, bob, carol, dave };
-  for (const n of names()) sockets.set(n, await connect(server.url, { token: actors[n].token }));
+  await connectAll(server, { admin, alice, bob, carol, dave });
 });
 afterAll(async () => {
-  for (const s of sockets.values()) await s.close();
+  await closeAll();
   await server.close();
 });
-afterEach(() => {
-  for (const [n, s] of sockets) expect([n, s.problems]).toEqual([n, []]);
-});
-
-/** Runs `action`, then expects a matching event on exactly the sockets of `to` (and, within a grace period, on no other). */
-async function expectAudience(action: () => Promise<unknown>, match: (f: Frame) => boolean, to: Name[]): Promise<Map<Name, Frame>> {
-  const marks = new Map([...sockets].map(([n, s]) => [n, s.events.length]));
-  await action();
-  const got = new Map<Name, Frame>();
-  for (const n of to) got.set(n, await (sockets.get(n) as Socket).next(match, { from: marks.get(n) }));
-  // Any other recipient would have had the same time to receive it, and more (a fixed grace on purpose: the claim is
-  // that nothing arrives).
-  await new Promise((r) => setTimeout(r, 150));
-  const wrong = names().filter((n) => !to.includes(n) && (sockets.get(n) as Socket).events.slice(marks.get(n)).some(match));
-  expect(wrong).toEqual([]);
-  return got;
-}
+afterEach(() => expectNoProblems());
 
 const unique = (m: string) => `${m} ${++seq}`;
 const posted = (message: string) => (f: Frame) => f.event === 'posted' && postOf(f).message === message;
@@ -216,7 +190,7 @@ describe('channels and teams', () => {
       await (sockets.get('alice') as Socket).next((f) => f.event === 'user_added' && f.data?.user_id === fresh.id && f.broadcast?.channel_id === world.townSquareId);
       // A fixed grace on purpose: the claim is that the others get nothing.
       await new Promise((r) => setTimeout(r, 100));
-      for (const n of names()) expect((sockets.get(n) as Socket).events.some((f) => f.event === 'added_to_team' && f.data?.user_id === fresh.id)).toBe(false);
+      for (const n of NAMES) expect((sockets.get(n) as Socket).events.some((f) => f.event === 'added_to_team' && f.data?.user_id === fresh.id)).toBe(false);
       expect((sockets.get('carol') as Socket).events.some((f) => f.event === 'user_added' && f.data?.user_id === fresh.id)).toBe(false);
     } finally {
       await s.close();
@@ -227,7 +201,7 @@ describe('channels and teams', () => {
 describe('users and the server', () => {
   test('new_user: everyone connected', async () => {
     let id = '';
-    await expectAudience(async () => (id = (await createUser(server, admin)).id), (f) => f.event === 'new_user' && f.data?.user_id === id, [...names()]);
+    await expectAudience(async () => (id = (await createUser(server, admin)).id), (f) => f.event === 'new_user' && f.data?.user_id === id, [...NAMES]);
   });
 
   test('user_updated: system admins see what admins see, others what privacy allows, the user their own profile', async () => {
@@ -235,7 +209,7 @@ describe('users and the server', () => {
     try {
       const nick = unique('nick').replace(' ', '');
       const updated = (f: Frame) => f.event === 'user_updated' && f.data?.user?.id === dave.id && f.data?.user?.nickname === nick;
-      const got = await expectAudience(() => dave.api.put('/api/v4/users/me/patch', { nickname: nick }).expect(200), updated, [...names()]);
+      const got = await expectAudience(() => dave.api.put('/api/v4/users/me/patch', { nickname: nick }).expect(200), updated, [...NAMES]);
       expect(got.get('admin')?.data?.user.email).toBe(`${dave.username}@example.com`);
       expect(got.get('bob')?.data?.user.email).toBe('');
       expect(got.get('dave')?.data?.user.email).toBe(`${dave.username}@example.com`);

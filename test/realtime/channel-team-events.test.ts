@@ -1,7 +1,8 @@
 // Who receives the events of channel, team and role changes (channel_updated, channel_deleted, channel_restored,
 // channel_member_updated, user_role_updated, update_team, leave_team): both who gets each and who does not. Runs on
 // SQLite and on MariaDB: audiences are read from the database.
-import { createTeam, createUser, createWorld, startTestServer, type Actor, type TestServer, type World } from '../support/server';
+import { NAMES, audience, createAudienceWorld } from '../support/audience';
+import { createUser, startTestServer, type Actor, type TestServer, type World } from '../support/server';
 import { connect, type Frame, type Socket } from '../support/ws';
 
 let server: TestServer;
@@ -11,47 +12,20 @@ let alice: Actor;
 let bob: Actor;
 let carol: Actor;
 let dave: Actor;
-const sockets = new Map<string, Socket>();
-const names = () => ['admin', 'alice', 'bob', 'carol', 'dave'] as const;
-type Name = ReturnType<typeof names>[number];
+const { sockets, connectAll, expectAudience, expectNoProblems, closeAll } = audience();
 let seq = 0;
 const unique = (p: string) => `${p}${process.pid}e${++seq}`;
 
 beforeAll(async () => {
   server = await startTestServer();
-  world = await createWorld(server);
-  admin = world.admin;
-  alice = world.member;
-  bob = await createUser(server, admin);
-  carol = await createUser(server, admin);
-  dave = await createUser(server, admin);
-  for (const u of [bob, dave]) await admin.api.post(`/api/v4/teams/${world.teamId}/members`, { team_id: world.teamId, user_id: u.id }).expect(201);
-  // Carol is on another team only.
-  await createTeam(carol, unique('elsewhere'));
-  const actors: Record<Name, Actor> = { admin, alice, bob, carol, dave };
-  for (const n of names()) sockets.set(n, await connect(server.url, { token: actors[n].token }));
+  ({ world, admin, alice, bob, carol, dave } = await createAudienceWorld(server, unique('elsewhere')));
+  await connectAll(server, { admin, alice, bob, carol, dave });
 });
 afterAll(async () => {
-  for (const s of sockets.values()) await s.close();
+  await closeAll();
   await server.close();
 });
-afterEach(() => {
-  for (const [n, s] of sockets) expect([n, s.problems]).toEqual([n, []]);
-});
-
-/** Runs `action`, then expects a matching event on exactly the sockets of `to` (and, within a grace period, on no other). */
-async function expectAudience(action: () => Promise<unknown>, match: (f: Frame) => boolean, to: Name[]): Promise<Map<Name, Frame>> {
-  const marks = new Map([...sockets].map(([n, s]) => [n, s.events.length]));
-  await action();
-  const got = new Map<Name, Frame>();
-  for (const n of to) got.set(n, await (sockets.get(n) as Socket).next(match, { from: marks.get(n) }));
-  // Any other recipient would have had the same time to receive it, and more (a fixed grace on purpose: the claim is
-  // that nothing arrives).
-  await new Promise((r) => setTimeout(r, 150));
-  const wrong = names().filter((n) => !to.includes(n) && (sockets.get(n) as Socket).events.slice(marks.get(n)).some(match));
-  expect(wrong).toEqual([]);
-  return got;
-}
+afterEach(() => expectNoProblems());
 
 /** A channel of the world's team created by Alice, with `others` added. */
 async function channel(type: 'O' | 'P', others: Actor[] = []): Promise<{ id: string; name: string }> {
@@ -156,7 +130,7 @@ describe('update_team and leave_team', () => {
       const own = await s.next(isLeave, { from: mark });
       expect(own.broadcast).toMatchObject({ user_id: fresh.id });
       await s.none((f) => f.event === 'user_removed', 200, mark);
-      for (const n of names()) expect((sockets.get(n) as Socket).events.some((f) => f.event === 'user_removed' && f.data?.user_id === fresh.id)).toBe(false);
+      for (const n of NAMES) expect((sockets.get(n) as Socket).events.some((f) => f.event === 'user_removed' && f.data?.user_id === fresh.id)).toBe(false);
       // Gone from the channel at once: its next post does not reach them.
       const m = unique('after leaving');
       await alice.api.post('/api/v4/posts', { channel_id: c.id, message: m }).expect(201);

@@ -1,9 +1,10 @@
 // @mattermost/client's WebSocketClient (what the Mattermost web app uses) against a real Parley process: connect with
 // a token, hello, posted for a webhook post and an API post, typing, post_edited, post_deleted, and a reconnect with
 // the sequence number that receives what was missed.
-import { Client4, WebSocketClient } from '@mattermost/client';
+import { WebSocketClient } from '@mattermost/client';
 import { IncomingWebhook } from '@slack/webhook';
 import WebSocket from 'ws';
+import { client4For } from '../support/client4';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { spawnServer, type ServerProcess } from '../support/process';
 import { eventually } from '../support/eventually';
@@ -40,12 +41,6 @@ afterAll(async () => {
   await db?.drop();
 });
 
-function client4(): InstanceType<typeof Client4> {
-  const c = new Client4();
-  c.setUrl(server.url);
-  return c;
-}
-
 /** A WebSocketClient that records every message, authenticated with the token (authentication_challenge). */
 function listen(token: string): { ws: InstanceType<typeof WebSocketClient>; messages: Msg[]; missed: number[] } {
   let created: WebSocket | undefined;
@@ -67,12 +62,12 @@ const find = (messages: Msg[], pred: (m: Msg) => boolean) => eventually(() => {
 });
 
 test('hello, posted (API and webhook), typing, post_edited, post_deleted; a reconnect replays what was missed', async () => {
-  const admin = client4();
+  const admin = client4For(server);
   await admin.createUser({ username: 'boss', email: 'boss@example.com', password: 'Passw0rd!' } as never, '', '');
   await admin.login('boss', 'Passw0rd!');
   const team = await admin.createTeam({ name: 'wsteam', display_name: 'WS', type: 'O' } as never);
   const town = await admin.getChannelByName(team.id, 'town-square');
-  const member = client4();
+  const member = client4For(server);
   const bob = await admin.createUser({ username: 'bob', email: 'bob@example.com', password: 'Passw0rd!' } as never, '', '');
   await admin.addToTeam(team.id, bob.id);
   await member.login('bob', 'Passw0rd!');

@@ -115,6 +115,22 @@ export async function createTeam(owner: Actor, name: string, members: Actor[] = 
   return teamId;
 }
 
+/**
+ * `owner` creates a channel of `type` on the team (name and display name `<prefix>-<n>x<pid>`) and adds `members` in one
+ * request; returns its id.
+ */
+export async function createChannel(owner: Actor, teamId: string, type: 'O' | 'P', members: Actor[] = [], prefix = 'channel'): Promise<string> {
+  const name = `${prefix}-${++counter}x${process.pid}`;
+  const id = (await owner.api.post('/api/v4/channels', { team_id: teamId, name, display_name: name, type }).expect(201)).body.id as string;
+  if (members.length) await owner.api.post(`/api/v4/channels/${id}/members`, { user_ids: members.map((m) => m.id) }).expect(201);
+  return id;
+}
+
+/** `as` posts `message` (a fresh `post <n>` when left out) with `extra` fields in the channel; returns the post created. */
+export async function createPost(as: Actor, channelId: string, message = `post ${++counter}`, extra: Record<string, unknown> = {}): Promise<Record<string, any>> {
+  return (await as.api.post('/api/v4/posts', { channel_id: channelId, message, ...extra }).expect(201)).body;
+}
+
 /** Runs `fn` with the server's clock pinned (every service shares one `now`), so tests can place posts in time. */
 export async function atTime<T>(server: TestServer, ms: number, fn: () => Promise<T>): Promise<T> {
   const deps = server.parley.app.deps;
