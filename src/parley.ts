@@ -75,6 +75,14 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
   const validateResponses = options.validateResponses ?? process.env.NODE_ENV === 'test';
   const spec = loadSpec();
   let app: App | undefined;
+  // Status writes a socket's arrival or departure starts: kept, so that closing waits for them before the database
+  // goes (closing the sockets at shutdown starts one per user).
+  const presenceWrites = new Set<Promise<void>>();
+  const presenceWrite = (write: Promise<void>) => {
+    const p = write.catch((err: unknown) => background(err, 'status not updated'));
+    presenceWrites.add(p);
+    void p.finally(() => presenceWrites.delete(p));
+  };
   const hub = new Hub({
     replayEvents: () => config.get().WebSocketSettings.ReplayBufferSize,
     replayWindowMs: () => config.get().WebSocketSettings.ReplayWindowSeconds * 1000,
@@ -83,8 +91,8 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
     validateFrame: validateResponses ? frameValidator(spec as unknown as Spec) : undefined,
     onInvalidFrame: (problem, frame) => logger.error({ problem, frame: frame.slice(0, 2000) }, 'websocket frame does not match the spec'),
     presence: {
-      connected: (userId) => void app?.status.activity(userId, true).catch((err: unknown) => background(err, 'status not updated')),
-      disconnected: (userId) => void app?.status.disconnected(userId).catch((err: unknown) => background(err, 'status not updated')),
+      connected: (userId) => app && presenceWrite(app.status.activity(userId, true)),
+      disconnected: (userId) => app && presenceWrite(app.status.disconnected(userId)),
     },
   });
   const bus = redis && subscriber ? new RedisBus(hub, redis, subscriber, background) : new LocalBus(hub);
@@ -130,6 +138,7 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        await Promise.all(presenceWrites);
         await db.close();
         await Promise.all([redis && closeRedis(redis), subscriber && closeRedis(subscriber)]);
       })()),
