@@ -1,5 +1,5 @@
 // Shared helpers of `npm run bench`: processes, load runs, RSS sampling, statistics, formatting.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -138,6 +138,33 @@ export function spawnParley(name, { driver, dataSource, extraEnv = {} }) {
     },
     '/api/v4/system/ping',
   );
+}
+
+/**
+ * A private redis-server on a free port, no persistence (as the test suites start theirs), or undefined when
+ * redis-server is not installed. Its pid is reported so its CPU can be read.
+ */
+export async function startRedis() {
+  if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) return undefined;
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const deadline = Date.now() + 10000;
+  while (spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout?.trim() !== 'PONG') {
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`redis-server on port ${port} did not start`);
+    }
+    await sleep(50);
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    pid: child.pid,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 export function spawnBare(name, mode, dataSource = '') {

@@ -1,19 +1,21 @@
 // `npm run bench` (after a build): Parley against bare baselines, on SQLite and MariaDB, in one run on this machine.
 //
 //   node scripts/bench/run.mjs [--quick] [--no-mysql] [--rounds=N] [--duration=S] [--big=N] [--big-mysql=N]
-//                              [--only=webhook,latency,validation,history,coldstart,upload,search,realtime] [--filter=REGEX] [--json=FILE]
+//                              [--only=webhook,latency,validation,limiter,history,coldstart,upload,search,realtime] [--filter=REGEX] [--json=FILE]
 //
 // --quick: about 2 minutes (one round, 3 s runs, a 100k-post history channel). Default: about 9 minutes (3 rounds,
 // 5 s runs, 1M posts). --only and --filter run a subset, for working on one figure; a published run runs everything.
 // Environment: PARLEY_BENCH_MYSQL (default mysql://parley:parley@127.0.0.1:3306/, the user must create databases).
+// The limiter section starts two private redis-server processes (no persistence) when redis-server is installed.
 //
 // Every figure is the median of alternating rounds (the order rotates each round); ratios are taken between medians
 // of the same run. The load generator (autocannon) shares the machine with the servers and the database.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { Socket } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
-import { ROOT, cpuSeconds, fmt, load, loadAtRate, log, median, rssMb, sampleRss, sleep, spawnBare, spawnParley, table } from './lib.mjs';
+import { ROOT, cpuSeconds, fmt, load, loadAtRate, log, median, rssMb, sampleRss, sleep, spawnBare, spawnParley, startRedis, table } from './lib.mjs';
 import { createMysqlDatabase, migrateDatabase, SEARCH_VOCABULARY, searchPostTime, seedPosts, seedSearchPosts } from './seed.mjs';
 import { realtimeReport, realtimeSection } from './realtime.mjs';
 
@@ -30,12 +32,14 @@ const DURATION = Number(option('duration', quick ? 3 : 5));
 const WARM = quick ? 1 : 2;
 /** Back-to-back on/off pairs per path in the validation section (at least 5: its figure is a median of pairs). */
 const VALIDATION_PAIRS = Math.max(ROUNDS, quick ? 1 : 5);
+/** Back-to-back pairs per comparison in the limiter section (the same reasoning). */
+const LIMITER_PAIRS = Math.max(ROUNDS, quick ? 1 : 5);
 const SMALL = 10_000;
 const BIG = Number(option('big', quick ? 100_000 : 1_000_000));
 const BIG_MYSQL = Number(option('big-mysql', BIG));
 const CONNECTIONS = 50;
 const HISTORY_CONNECTIONS = 20;
-const ONLY = option('only', 'webhook,latency,validation,history,coldstart,upload,search,realtime').split(',');
+const ONLY = option('only', 'webhook,latency,validation,limiter,history,coldstart,upload,search,realtime').split(',');
 /** The upload section: this many concurrent uploads of this many MB each (the robustness suite's memory case). */
 const UPLOADS = 20;
 const UPLOAD_MB = 20;
@@ -53,7 +57,7 @@ const PAYLOAD = JSON.stringify({
 const started = Date.now();
 const processes = [];
 const cleanups = [];
-const results = { meta: {}, webhook: {}, halfRate: {}, validation: {}, history: {}, coldStart: {}, rss: {}, upload: {}, search: {} };
+const results = { meta: {}, webhook: {}, halfRate: {}, validation: {}, limiter: {}, history: {}, coldStart: {}, rss: {}, upload: {}, search: {} };
 let mysqldPid = NaN;
 
 async function api(url, method, path, body, token) {
@@ -178,11 +182,13 @@ process.on('SIGINT', () => cleanup().finally(() => process.exit(130)));
 
 /** A measured run, with the CPU time the server (and the database server) spent on it per 2xx response. */
 async function measured(t, opts) {
+  // The database server's process: MariaDB's, or another one the target names (the limiter section's Redis).
+  const dbPid = t.dbPid ?? (t.db ? mysqldPid : NaN);
   const cpu0 = cpuSeconds(t.proc.pid);
-  const db0 = t.db ? cpuSeconds(mysqldPid) : NaN;
+  const db0 = cpuSeconds(dbPid);
   const r = await load(t.url, { ...t, ...opts });
   const answered = r.rps * opts.duration;
-  return { ...r, cpuUs: ((cpuSeconds(t.proc.pid) - cpu0) / answered) * 1e6, dbCpuUs: t.db ? ((cpuSeconds(mysqldPid) - db0) / answered) * 1e6 : NaN };
+  return { ...r, cpuUs: ((cpuSeconds(t.proc.pid) - cpu0) / answered) * 1e6, dbCpuUs: ((cpuSeconds(dbPid) - db0) / answered) * 1e6 };
 }
 
 /** Runs each target once per round, rotating the order every round; returns the per-target lists of results. */
@@ -371,6 +377,131 @@ async function main() {
     }
   }
 
+  // ---- 3b. the cost of the rate limiters on the webhook path ---------------------------------------------------
+  async function limiterSection() {
+    log('3b. rate limiters on vs off, webhook POST (SQLite, same database, one process per configuration)');
+    // Limits so high that nothing is ever refused: what is measured is the check itself, on every request.
+    const HIGH = '1000000';
+    const hookOn = { MM_RATELIMITSETTINGS_WEBHOOKPERSEC: HIGH, MM_RATELIMITSETTINGS_WEBHOOKMAXBURST: HIGH };
+    const apiOn = { MM_RATELIMITSETTINGS_ENABLE: 'true', MM_RATELIMITSETTINGS_PERSEC: HIGH, MM_RATELIMITSETTINGS_MAXBURST: HIGH };
+    const configs = [
+      { key: 'off', label: 'a) off: WebhookPerSec=0, API limit off', env: {}, expect: { hook: 0, api: false, cluster: false } },
+      { key: 'hook-memory', label: 'b) per-hook limit, in memory', env: hookOn, expect: { hook: 1e6, api: false, cluster: false } },
+      { key: 'hook+api-memory', label: 'c) per-hook + API limit, in memory', env: { ...hookOn, ...apiOn }, expect: { hook: 1e6, api: true, cluster: false } },
+    ];
+    // Cluster mode also publishes every event to Redis, so the Redis limiter is compared with cluster mode without
+    // it too (d0), each process with a Redis of its own: pub/sub channels span a server's databases, and a process
+    // sharing one would be delivering the other's events while that one is measured.
+    const redises = {};
+    for (const key of ['d0', 'd']) {
+      const redis = await startRedis();
+      if (!redis) break;
+      redises[key] = redis;
+      cleanups.push(() => redis.stop());
+    }
+    if (redises.d) {
+      const cluster = (url) => ({ MM_CLUSTERSETTINGS_ENABLE: 'true', MM_CLUSTERSETTINGS_REDISURL: url });
+      configs.push(
+        { key: 'cluster', label: 'd0) cluster (Redis), per-hook limit off', env: cluster(redises.d0.url), redis: redises.d0, expect: { hook: 0, api: false, cluster: true } },
+        { key: 'hook-redis', label: 'd) cluster (Redis), per-hook limit in Redis', env: { ...cluster(redises.d.url), ...hookOn }, redis: redises.d, expect: { hook: 1e6, api: false, cluster: true } },
+      );
+    } else log('  redis-server is not installed: the Redis configurations are skipped');
+    const w = worlds.sqlite;
+    const procs = {};
+    for (const c of configs) {
+      // MM_ variables override the database's config in this process only (spawnParley sets WebhookPerSec=0 first).
+      const proc = await start(() => spawnParley(`parley-sqlite-limiter-${c.key}`, { ...dbs.sqlite, extraEnv: c.env }));
+      // Each process must run the configuration it is named for: a misspelt variable would measure nothing.
+      const got = (await api(proc.url, 'GET', '/api/v4/config', undefined, w.token)).body;
+      const seen = { hook: got.RateLimitSettings.WebhookPerSec, api: got.RateLimitSettings.Enable, cluster: got.ClusterSettings.Enable };
+      if (JSON.stringify(seen) !== JSON.stringify(c.expect)) throw new Error(`${proc.name} runs ${JSON.stringify(seen)}, not ${JSON.stringify(c.expect)}`);
+      const probe = await fetch(`${proc.url}/hooks/${w.hookId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: PAYLOAD });
+      await probe.arrayBuffer();
+      if (probe.status !== 200) throw new Error(`${proc.name}: webhook POST answered ${probe.status}`);
+      // The API limit covers /hooks too (it is checked in the request listener, before routing): its headers show it.
+      if (probe.headers.has('x-ratelimit-limit') !== c.expect.api) throw new Error(`${proc.name}: X-RateLimit-Limit ${probe.headers.get('x-ratelimit-limit')}`);
+      procs[c.key] = proc;
+    }
+    const target = (key) => ({ ...hookPost(procs[key], 'sqlite'), dbPid: configs.find((c) => c.key === key).redis?.pid });
+    const comparisons = [
+      ['hook-memory', 'off'],
+      ['hook+api-memory', 'off'],
+      ['hook-redis', 'off'],
+      ['hook-redis', 'cluster'],
+    ].filter(([on, off]) => procs[on] && procs[off] && FILTER.test(`limiter-${on}-vs-${off}`));
+    // Every process warmed up before the first pair (the first pairs measured cold processes otherwise).
+    for (const key of Object.keys(procs)) {
+      const t = target(key);
+      await load(t.url, { ...t, connections: CONNECTIONS, duration: WARM + 1 });
+    }
+    results.limiter = { configs: Object.fromEntries(configs.map((c) => [c.key, c.label])), comparisons: [] };
+    // As in the validation section: each configuration measured right after its baseline (the order alternating per
+    // pair), each pair one cost; the verdict is the median of the paired costs.
+    for (const [onKey, offKey] of comparisons) {
+      const lists = { on: [], off: [], cost: [], cpuCost: [] };
+      for (let r = 0; r < LIMITER_PAIRS; r++) {
+        const order = r % 2 ? [['off', offKey], ['on', onKey]] : [['on', onKey], ['off', offKey]];
+        const pair = {};
+        for (const [onOff, key] of order) {
+          const t = target(key);
+          await load(t.url, { ...t, connections: CONNECTIONS, duration: r === 0 ? WARM : 1 });
+          pair[onOff] = await measured(t, { connections: CONNECTIONS, duration: DURATION });
+          lists[onOff].push(pair[onOff]);
+        }
+        lists.cost.push(1 - pair.on.rps / pair.off.rps);
+        lists.cpuCost.push(1 - pair.off.cpuUs / pair.on.cpuUs);
+        const bad = pair.on.non2xx + pair.on.errors + pair.off.non2xx + pair.off.errors;
+        log(`  pair ${r + 1}/${LIMITER_PAIRS} ${onKey} vs ${offKey}: ${fmt.int(pair.on.rps)} vs ${fmt.int(pair.off.rps)} req/s, cost ${(lists.cost.at(-1) * 100).toFixed(1)} %, CPU ${pair.on.cpuUs.toFixed(0)} vs ${pair.off.cpuUs.toFixed(0)} µs/req${bad ? `, NON-2XX/ERRORS ${bad}` : ''}`);
+      }
+      results.limiter.comparisons.push({ on: onKey, off: offKey, onRuns: summarise(lists.on), offRuns: summarise(lists.off), cost: median(lists.cost), cpuCost: median(lists.cpuCost), costs: lists.cost, cpuCosts: lists.cpuCost });
+    }
+    for (const proc of Object.values(procs)) {
+      await proc.stop();
+      processes.splice(processes.indexOf(proc), 1);
+    }
+    results.limiter.checks = await limiterCheckCost(w.hookId);
+  }
+
+  /**
+   * The in-memory checks on their own, in this process, from dist/: CPU time per check (process.cpuUsage, so time
+   * other work takes from this process does not count), to set beside the server's CPU per webhook post.
+   */
+  async function limiterCheckCost(hookId) {
+    const { RateLimits } = await import('../../dist/src/http/rate-limits.js');
+    const { MemoryRateStore } = await import('../../dist/src/lib/gcra.js');
+    const { defaultConfig } = await import('../../dist/src/config/settings.js');
+    const config = defaultConfig();
+    Object.assign(config.RateLimitSettings, { Enable: true, PerSec: 1e6, MaxBurst: 1e6, WebhookPerSec: 1e6, WebhookMaxBurst: 1e6 });
+    const store = () => new MemoryRateStore(() => config.RateLimitSettings.MemoryStoreSize);
+    const limits = new RateLimits(() => config, store(), store());
+    const socket = new Socket();
+    Object.defineProperty(socket, 'remoteAddress', { value: '127.0.0.1' });
+    const req = new http.IncomingMessage(socket);
+    const res = new http.ServerResponse(req);
+    const N = 200_000;
+    const cpuUsPer = async (check) => {
+      for (let i = 0; i < N / 4; i++) await check();
+      const c0 = process.cpuUsage();
+      // Awaited as the server would if the check answered with a promise (it does not for the in-memory store).
+      for (let i = 0; i < N; i++) {
+        const r = check();
+        if (r instanceof Promise) await r;
+      }
+      const c = process.cpuUsage(c0);
+      return (c.user + c.system) / N;
+    };
+    const out = {};
+    for (let round = 0; round < 3; round++) {
+      for (const [what, check] of [
+        ['checkHook (per-hook limit)', () => limits.checkHook(hookId, res)],
+        ['checkRequest (API limit, X-RateLimit headers)', () => limits.checkRequest(req, res)],
+      ]) (out[what] ??= []).push(await cpuUsPer(check));
+    }
+    const checks = Object.fromEntries(Object.entries(out).map(([k, v]) => [k, median(v)]));
+    for (const [k, v] of Object.entries(checks)) log(`  in-process ${k}: ${v.toFixed(2)} µs of CPU per check`);
+    return checks;
+  }
+
   // ---- 4. channel history at page 0 and at a deep cursor, small vs big channel ------------------------------
   async function historySection() {
     log('4. GetPostsForChannel: page 0 and deep cursor, small vs big channel');
@@ -539,6 +670,7 @@ async function main() {
 
   if (runs('webhook')) await webhookSection();
   if (runs('validation')) await validationSection();
+  if (runs('limiter')) await limiterSection();
   if (runs('history')) await historySection();
   if (runs('coldstart')) await coldStartSection();
   if (runs('upload')) await uploadSection();
@@ -603,6 +735,38 @@ function report() {
     const create = r.validation.CreatePost?.on.rps;
     const hook = r.validation.webhook?.on.rps;
     if (create && hook) out.push('', table(['ratio', 'value', 'target', 'verdict'], [['CreatePost / webhook POST (SQLite, validation on)', fmt.ratio(create / hook), '≥ 0.5×', create / hook >= 0.5 ? 'met' : 'NOT met']]));
+  }
+  if (r.limiter.comparisons?.length) {
+    const lim = r.limiter;
+    out.push('', '### Rate limiters on vs off, webhook POST (SQLite; limits too high to refuse anything; on and off back to back, median of the pairs)', '');
+    out.push(Object.entries(lim.configs).map(([k, label]) => `- \`${k}\`: ${label}`).join('\n'));
+    const lrows = lim.comparisons.map((c) => [
+      `${c.on} vs ${c.off}`,
+      fmt.int(c.onRuns.rps),
+      fmt.int(c.offRuns.rps),
+      c.costs.map(pct).join(', '),
+      pct(c.cost),
+      `${us(c.onRuns.cpuUs)} / ${us(c.offRuns.cpuUs)}`,
+      pct(c.cpuCost),
+      Number.isFinite(c.onRuns.dbCpuUs) || Number.isFinite(c.offRuns.dbCpuUs) ? `${us(c.onRuns.dbCpuUs)} / ${us(c.offRuns.dbCpuUs)}` : '–',
+      String(c.onRuns.non2xx + c.onRuns.errors + c.offRuns.non2xx + c.offRuns.errors),
+    ]);
+    out.push('', table(['on vs off', 'on req/s', 'off req/s', 'cost per pair', 'throughput cost', 'server CPU µs/req on / off', 'CPU cost', 'Redis CPU µs/req on / off', 'non-2xx'], lrows));
+    const verdicts = lim.comparisons.map((c) => {
+      const refused = c.onRuns.non2xx + c.onRuns.errors + c.offRuns.non2xx + c.offRuns.errors;
+      return [`limiter cost ≤ 5 %: ${lim.configs[c.on]} vs ${lim.configs[c.off]}`, pct(c.cost), refused ? `NOT met (${refused} non-2xx)` : c.cost <= 0.05 ? 'met' : 'NOT met'];
+    });
+    out.push('', table(['target', 'throughput cost (median of pairs)', 'verdict'], verdicts));
+    if (lim.checks) {
+      const base = lim.comparisons.find((c) => c.off === 'off')?.offRuns.cpuUs;
+      out.push(
+        '',
+        table(
+          ['in-process check (in memory)', 'CPU µs per check', 'share of the server CPU per webhook post (limits off)'],
+          Object.entries(lim.checks).map(([k, v]) => [k, v.toFixed(2), Number.isFinite(base) ? pct(v / base) : '–']),
+        ),
+      );
+    }
   }
   const hrows = [];
   const hratios = [];

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config/settings';
 import type { RateDecision, RateStore } from '../lib/gcra';
@@ -11,10 +11,18 @@ export const apiRateLimited = () => new AppError('api.context.rate_limit.app_err
 export const hookRateLimited = (retryAfterMs: number) =>
   new AppError('web.incoming_webhook.rate_limit.app_error', `This webhook is posting too fast. Wait ${seconds(retryAfterMs)} s (Retry-After) and send again.`, 429);
 
+// crypto.hash (Node 20.12+): the same digest in one call, without a Hash object per request.
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }).hash;
+
 /** A key's stand-in: tokens and hook keys are secrets and never kept as keys, in memory or in Redis. */
 function digest(secret: string): string {
-  return createHash('sha256').update(secret).digest('base64url').slice(0, 22);
+  return (oneShot ? oneShot('sha256', secret, 'base64url') : crypto.createHash('sha256').update(secret).digest('base64url')).slice(0, 22);
 }
+
+/** A decision now (the in-memory store) or later (Redis): the hot paths take the first without a promise. */
+type Maybe<T> = T | Promise<T>;
+
+const then = <T, U>(value: Maybe<T>, f: (v: T) => U): Maybe<U> => (value instanceof Promise ? value.then(f) : f(value));
 
 /**
  * The rate limits of RateLimitSettings, as Mattermost applies them: the API limit (off by default) covers every
@@ -31,18 +39,19 @@ export class RateLimits {
 
   /**
    * Checks a request against the API limit and stamps the X-RateLimit headers; an AppError (429, Retry-After set)
-   * when over it, undefined otherwise (also when the limit is off).
+   * when over it, undefined otherwise (also when the limit is off). Answers at once (no promise) when the store does.
    */
-  async checkRequest(req: IncomingMessage, res: ServerResponse): Promise<AppError | undefined> {
+  checkRequest(req: IncomingMessage, res: ServerResponse): Maybe<AppError | undefined> {
     const s = this.config().RateLimitSettings;
     if (!s.Enable) return undefined;
-    const decision = await this.apiStore.take(this.requestKey(req, s), { perSec: s.PerSec, burst: s.MaxBurst });
-    res.setHeader('X-RateLimit-Limit', String(decision.limit));
-    res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
-    res.setHeader('X-RateLimit-Reset', String(seconds(decision.resetMs)));
-    if (decision.allowed) return undefined;
-    res.setHeader('Retry-After', String(seconds(decision.retryAfterMs)));
-    return apiRateLimited();
+    return then(this.apiStore.take(this.requestKey(req, s), { perSec: s.PerSec, burst: s.MaxBurst }), (decision) => {
+      res.setHeader('X-RateLimit-Limit', String(decision.limit));
+      res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
+      res.setHeader('X-RateLimit-Reset', String(seconds(decision.resetMs)));
+      if (decision.allowed) return undefined;
+      res.setHeader('Retry-After', String(seconds(decision.retryAfterMs)));
+      return apiRateLimited();
+    });
   }
 
   private requestKey(req: IncomingMessage, s: Config['RateLimitSettings']): string {
@@ -57,13 +66,17 @@ export class RateLimits {
     return `api|${key}`;
   }
 
-  /** Checks one post request against its hook's limit; an AppError (429, with Retry-After set) when over it. */
-  async checkHook(hookId: string, res: ServerResponse): Promise<AppError | undefined> {
+  /**
+   * Checks one post request against its hook's limit; an AppError (429, with Retry-After set) when over it. Answers
+   * at once (no promise) when the store does.
+   */
+  checkHook(hookId: string, res: ServerResponse): Maybe<AppError | undefined> {
     const s = this.config().RateLimitSettings;
     if (!(s.WebhookPerSec > 0)) return undefined;
-    const decision: RateDecision = await this.hookStore.take(`hook|${digest(hookId)}`, { perSec: s.WebhookPerSec, burst: s.WebhookMaxBurst });
-    if (decision.allowed) return undefined;
-    res.setHeader('Retry-After', String(seconds(decision.retryAfterMs)));
-    return hookRateLimited(decision.retryAfterMs);
+    return then(this.hookStore.take(`hook|${digest(hookId)}`, { perSec: s.WebhookPerSec, burst: s.WebhookMaxBurst }), (decision: RateDecision) => {
+      if (decision.allowed) return undefined;
+      res.setHeader('Retry-After', String(seconds(decision.retryAfterMs)));
+      return hookRateLimited(decision.retryAfterMs);
+    });
   }
 }

@@ -64,10 +64,17 @@ export function createRequestListener(app: App, options: ServerOptions): http.Re
       dispatch(req, res, requestId);
       return;
     }
-    options.limits.checkRequest(req, res).then(
-      (limited) => (limited ? writeError(res, limited, requestId) : dispatch(req, res, requestId)),
-      (err: unknown) => writeError(res, err, requestId),
-    );
+    const admitted = (limited: AppError | undefined) => (limited ? writeError(res, limited, requestId) : dispatch(req, res, requestId));
+    // The in-memory store answers at once: no promise on the hot path. Redis answers later.
+    let limited: ReturnType<RateLimits['checkRequest']>;
+    try {
+      limited = options.limits.checkRequest(req, res);
+    } catch (err) {
+      writeError(res, err, requestId);
+      return;
+    }
+    if (limited instanceof Promise) limited.then(admitted, (err: unknown) => writeError(res, err, requestId));
+    else admitted(limited);
   };
 }
 

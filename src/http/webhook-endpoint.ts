@@ -16,8 +16,11 @@ export interface PayloadIntake {
   /** Asked after the body is read, so a PatchConfig that lands while a large body streams in applies to it. */
   incomingWebhooksEnabled: () => boolean;
   validatePayload: PayloadValidator;
-  /** Runs once the key is well-formed, before the body is read: the per-hook rate limit (429, nothing read or posted). */
-  admit?: () => Promise<void>;
+  /**
+   * Runs once the key is well-formed, before the body is read: the per-hook rate limit (429, nothing read or posted).
+   * Throws, or rejects, to refuse; answers at once when it can (the in-memory limit), so nothing waits on a promise.
+   */
+  admit?: () => void | Promise<void>;
 }
 
 /**
@@ -27,7 +30,8 @@ export interface PayloadIntake {
  */
 export async function receivePayload(req: IncomingMessage, hookId: string, intake: PayloadIntake): Promise<WebhookPayload> {
   if (!HOOK_ID.test(hookId)) throw AppError.notFound('web.incoming_webhook.invalid.app_error', 'Invalid webhook.');
-  if (intake.admit) await intake.admit();
+  const admitted = intake.admit?.();
+  if (admitted) await admitted;
   const body = await readBody(req, intake.maximumPayloadSizeBytes);
   const payload = await decodeWebhookBody(req.headers['content-type'], body);
   if (!intake.incomingWebhooksEnabled()) {
@@ -68,9 +72,15 @@ export function createWebhookEndpoint(app: App, validatePayload: PayloadValidato
         maximumPayloadSizeBytes: app.deps.config.get().ServiceSettings.MaximumPayloadSizeBytes,
         incomingWebhooksEnabled: () => app.deps.config.get().ServiceSettings.EnableIncomingWebhooks,
         validatePayload,
-        admit: async () => {
-          const limited = await limits.checkHook(hookId, res);
-          if (limited) throw limited;
+        admit: () => {
+          const limited = limits.checkHook(hookId, res);
+          if (!(limited instanceof Promise)) {
+            if (limited) throw limited;
+            return undefined;
+          }
+          return limited.then((refused) => {
+            if (refused) throw refused;
+          });
         },
       });
       const key = req.headers['idempotency-key'];

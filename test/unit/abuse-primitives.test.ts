@@ -53,6 +53,33 @@ describe('GCRA', () => {
     now = 1000;
     expect(store.take('d', q).allowed).toBe(true);
   });
+
+  test('a key used again and again (updated in place) stays the most recently used, and still counts', () => {
+    let now = 0;
+    const store = new MemoryRateStore(() => 2, () => now);
+    const q = { perSec: 1, burst: 1 };
+    store.take('a', q);
+    store.take('b', q);
+    expect(store.take('b', q).allowed).toBe(true);
+    expect(store.take('b', q).allowed).toBe(false);
+    // "a" is the least recently used: "c" evicts it, not the busy "b".
+    store.take('c', q);
+    expect(store.size).toBe(2);
+    expect(store.take('b', q).allowed).toBe(false);
+    now = 1000;
+    expect(store.take('b', q).allowed).toBe(true);
+    expect(store.take('b', q).allowed).toBe(false);
+    // "c" then "b" again: "c" is now the oldest and goes when "a" returns (afresh: it was forgotten).
+    expect(store.take('a', q).allowed).toBe(true);
+    expect(store.take('a', q).allowed).toBe(true);
+    expect(store.take('b', q).allowed).toBe(false);
+    // A key used again after another moves back to the end: "b" again (re-inserted), then "d" evicts "a".
+    store.take('b', q);
+    store.take('d', q);
+    expect(store.take('a', q).allowed).toBe(true);
+    expect(store.take('a', q).allowed).toBe(true);
+    expect(store.take('a', q).allowed).toBe(false);
+  });
 });
 
 test('the semaphore runs at most N at once, queues up to M more in order, and refuses beyond', async () => {
