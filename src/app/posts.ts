@@ -210,13 +210,14 @@ export class PostsService {
     } else {
       // Newest first; `beyond` is the row past the page's oldest (or, after an `after` anchor, its newest) post.
       let beyond: Post | undefined;
+      let anchor: Post | undefined;
       const edge = (rows: Post[]) => {
         beyond = rows.length > q.perPage ? rows[q.perPage] : undefined;
         return rows.slice(0, q.perPage);
       };
       if (q.before || q.after) {
         const anchorId = (q.before || q.after) as string;
-        const anchor = await stores.posts.get(anchorId);
+        anchor = await stores.posts.get(anchorId);
         if (!anchor || anchor.channel_id !== channelId) throw AppError.invalidParam(q.before ? 'before' : 'after');
         posts = edge(await stores.posts.around(cursor, anchor, q.before ? 'before' : 'after'));
         if (!q.before) posts.reverse();
@@ -231,8 +232,12 @@ export class PostsService {
         const past = beyond === undefined ? '' : beyond.delete_at === 0 ? beyond.id : undefined;
         // Page 0 starts at the channel's newest post: nothing is newer.
         const pageZero = !q.before && !q.after && q.page === 0;
-        list.next_post_id = q.after && past !== undefined ? past : pageZero ? '' : await stores.posts.neighbourId(channelId, newest, 'after');
-        list.prev_post_id = !q.after && past !== undefined ? past : await stores.posts.neighbourId(channelId, oldest, 'before');
+        // A live anchor is the neighbour of the first page beside it (that page is the run of rows next to it).
+        const liveAnchor = anchor !== undefined && anchor.delete_at === 0 && q.page === 0 ? anchor.id : undefined;
+        list.next_post_id =
+          q.after && past !== undefined ? past : pageZero ? '' : q.before && liveAnchor ? liveAnchor : await stores.posts.neighbourId(channelId, newest, 'after');
+        list.prev_post_id =
+          !q.after && past !== undefined ? past : q.after && liveAnchor ? liveAnchor : await stores.posts.neighbourId(channelId, oldest, 'before');
         list.has_next = list.prev_post_id !== '';
       }
     }

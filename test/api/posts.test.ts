@@ -240,6 +240,27 @@ describe('GetPostsForChannel', () => {
     expect(p2.body).toMatchObject({ next_post_id: newestFirst[5], prev_post_id: '' });
   });
 
+  test('a deleted anchor: the neighbours are the live posts beyond it', async () => {
+    const channel = await createChannel(owner, 'O', [member]);
+    const p = await postsAt(member, channel, 6); // oldest first
+    await member.api.delete(`/api/v4/posts/${p[4].id}`).expect(200);
+    await member.api.delete(`/api/v4/posts/${p[1].id}`).expect(200);
+    const at = (query: string) => member.api.get(`/api/v4/channels/${channel}/posts?${query}`).expect(200);
+
+    const before = await at(`before=${p[4].id}&per_page=2`);
+    expect(before.body.order).toEqual([p[3].id, p[2].id]);
+    expect(before.body).toMatchObject({ next_post_id: p[5].id, prev_post_id: p[0].id });
+
+    const after = await at(`after=${p[1].id}&per_page=2`);
+    expect(after.body.order).toEqual([p[3].id, p[2].id]);
+    expect(after.body).toMatchObject({ next_post_id: p[5].id, prev_post_id: p[0].id });
+
+    // A live anchor with a page past the first: the anchor is not that page's neighbour.
+    const second = await at(`before=${p[5].id}&page=1&per_page=2`);
+    expect(second.body.order).toEqual([p[0].id]);
+    expect(second.body).toMatchObject({ next_post_id: p[2].id, prev_post_id: '' });
+  });
+
   test('before and after cursors walk the history with next_post_id / prev_post_id', async () => {
     // posts[0] is the oldest.
     const before = await get(`before=${posts[4].id}&per_page=2`);
