@@ -115,6 +115,8 @@ export async function spawnProcess(name, args, env, readyPath) {
     pid: child.pid,
     readyMs,
     stderr: () => stderr,
+    /** How the process ended, if it has: for the failure report. */
+    ended: () => (child.exitCode === null && child.signalCode === null ? undefined : `exit code ${child.exitCode}, signal ${child.signalCode}`),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10000);

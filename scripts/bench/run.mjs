@@ -858,7 +858,10 @@ main()
   })
   .catch(async (err) => {
     log(`bench failed: ${err.stack ?? err}`);
-    for (const p of processes) if (p.stderr()) log(`${p.name} stderr:\n${p.stderr()}`);
+    for (const p of processes) {
+      if (p.ended?.()) log(`${p.name} ended: ${p.ended()}`);
+      if (p.stderr()) log(`${p.name} stderr:\n${p.stderr()}`);
+    }
     await cleanup();
     process.exit(1);
   });

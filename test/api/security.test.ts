@@ -81,6 +81,15 @@ describe('on one server', () => {
     expect(pair.body.message).toBe('😀');
   });
 
+  test('a body sent to a path the API does not serve is a 404 or 405, whatever its type: routing comes before the body', async () => {
+    for (const type of ['multipart/form-data; boundary=x', 'application/json', 'text/plain']) {
+      const unknown = await request(server.url).post('/api/v4/no-such-thing').set('Authorization', `Bearer ${world.member.token}`).set('Content-Type', type).send('--x\r\n{');
+      expectAppError(unknown, 404);
+      const wrongMethod = await request(server.url).put('/api/v4/system/ping').set('Content-Type', type).send('--x\r\n{');
+      expectAppError(wrongMethod, 405);
+    }
+  });
+
   test('an API body sent as anything but JSON is refused (415), never parsed: a cross-site form cannot pass for an API call', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
       const res = await request(server.url)
