@@ -114,7 +114,13 @@ async function sequentialLatency(url, body, token) {
   const init = { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) };
   let results = 0;
   for (let i = 0; i < 10; i++) {
-    const res = await fetch(url, init);
+    // The first request after a long seeding may meet a keep-alive connection the server has just closed: once, the
+    // cause is logged and the request sent again.
+    const res = await fetch(url, init).catch((err) => {
+      if (i > 0) throw err;
+      log(`  (first search request failed: ${err.cause?.code ?? err.cause?.message ?? err.message}; sent again)`);
+      return fetch(url, init);
+    });
     if (res.status !== 200) throw new Error(`search ${body.terms}: ${res.status} ${await res.text()}`);
     results = (await res.json()).order.length;
   }
