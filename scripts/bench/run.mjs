@@ -5,6 +5,7 @@
 //
 // --quick: about 2 minutes (one round, 3 s runs, a 100k-post history channel). Default: about 9 minutes (3 rounds,
 // 5 s runs, 1M posts). --only and --filter run a subset, for working on one figure; a published run runs everything.
+// The limiter section (about 5.5 minutes, 1 with --quick) filters its comparisons as limiter-<on>-vs-<off>.
 // Environment: PARLEY_BENCH_MYSQL (default mysql://parley:parley@127.0.0.1:3306/, the user must create databases).
 // The limiter section starts a private redis-server (no persistence) when redis-server is installed.
 //
