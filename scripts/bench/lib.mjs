@@ -126,20 +126,17 @@ export async function spawnProcess(name, args, env, readyPath) {
   };
 }
 
+/** A Parley process on a database. `extraEnv` adds variables; one set to undefined is left out. */
 export function spawnParley(name, { driver, dataSource, extraEnv = {} }) {
-  return spawnProcess(
-    name,
-    ['dist/src/main.js'],
-    {
-      NODE_ENV: 'production',
-      MM_SQLSETTINGS_DRIVERNAME: driver,
-      MM_SQLSETTINGS_DATASOURCE: dataSource,
-      // The per-hook limit (on by default, 10/s) would answer the webhook load 429: the bench measures the server.
-      MM_RATELIMITSETTINGS_WEBHOOKPERSEC: '0',
-      ...extraEnv,
-    },
-    '/api/v4/system/ping',
-  );
+  const env = {
+    NODE_ENV: 'production',
+    MM_SQLSETTINGS_DRIVERNAME: driver,
+    MM_SQLSETTINGS_DATASOURCE: dataSource,
+    // The per-hook limit (on by default, 10/s) would answer the webhook load 429: the bench measures the server.
+    MM_RATELIMITSETTINGS_WEBHOOKPERSEC: '0',
+    ...extraEnv,
+  };
+  return spawnProcess(name, ['dist/src/main.js'], Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)), '/api/v4/system/ping');
 }
 
 /**

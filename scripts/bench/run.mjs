@@ -5,8 +5,9 @@
 //
 // --quick: about 2 minutes (one round, 3 s runs, a 100k-post history channel). Default: about 9 minutes (3 rounds,
 // 5 s runs, 1M posts). --only and --filter run a subset, for working on one figure; a published run runs everything.
+// The limiter section (about 5.5 minutes, 1 with --quick) filters its comparisons as limiter-<on>-vs-<off>.
 // Environment: PARLEY_BENCH_MYSQL (default mysql://parley:parley@127.0.0.1:3306/, the user must create databases).
-// The limiter section starts two private redis-server processes (no persistence) when redis-server is installed.
+// The limiter section starts a private redis-server (no persistence) when redis-server is installed.
 //
 // Every figure is the median of alternating rounds (the order rotates each round); ratios are taken between medians
 // of the same run. The load generator (autocannon) shares the machine with the servers and the database.
@@ -385,71 +386,80 @@ async function main() {
 
   // ---- 3b. the cost of the rate limiters on the webhook path ---------------------------------------------------
   async function limiterSection() {
-    log('3b. rate limiters on vs off, webhook POST (SQLite, same database, one process per configuration)');
+    log('3b. rate limiters on vs off, webhook POST (SQLite; each configuration set at runtime by PatchConfig on one process)');
     // Limits so high that nothing is ever refused: what is measured is the check itself, on every request.
-    const HIGH = '1000000';
-    const hookOn = { MM_RATELIMITSETTINGS_WEBHOOKPERSEC: HIGH, MM_RATELIMITSETTINGS_WEBHOOKMAXBURST: HIGH };
-    const apiOn = { MM_RATELIMITSETTINGS_ENABLE: 'true', MM_RATELIMITSETTINGS_PERSEC: HIGH, MM_RATELIMITSETTINGS_MAXBURST: HIGH };
-    const configs = [
-      { key: 'off', label: 'a) off: WebhookPerSec=0, API limit off', env: {}, expect: { hook: 0, api: false, cluster: false } },
-      { key: 'hook-memory', label: 'b) per-hook limit, in memory', env: hookOn, expect: { hook: 1e6, api: false, cluster: false } },
-      { key: 'hook+api-memory', label: 'c) per-hook + API limit, in memory', env: { ...hookOn, ...apiOn }, expect: { hook: 1e6, api: true, cluster: false } },
+    const HIGH = 1_000_000;
+    const hook = { WebhookPerSec: HIGH, WebhookMaxBurst: HIGH };
+    const apiOn = { Enable: true, PerSec: HIGH, MaxBurst: HIGH };
+    // The rate limits are read per request and patchable at runtime, so on and off run in the same process and a pair
+    // compares the configurations, not two processes (their heaps, JIT, place on the CPUs). ClusterSettings is read at
+    // start-up: cluster mode is a second process, with its own database (a patch on one must not reach the other
+    // through the shared config) and a private Redis.
+    const states = [
+      { key: 'off', on: 'memory', label: 'a) off: WebhookPerSec=0, API limit off', limits: { WebhookPerSec: 0, Enable: false } },
+      { key: 'hook-memory', on: 'memory', label: 'b) per-hook limit, in memory', limits: { ...hook, Enable: false } },
+      { key: 'hook+api-memory', on: 'memory', label: 'c) per-hook + API limit, in memory', limits: { ...hook, ...apiOn } },
     ];
-    // Cluster mode also publishes every event to Redis, so the Redis limiter is compared with cluster mode without
-    // it too (d0), each process with a Redis of its own: pub/sub channels span a server's databases, and a process
-    // sharing one would be delivering the other's events while that one is measured.
-    const redises = {};
-    for (const key of ['d0', 'd']) {
-      const redis = await startRedis();
-      if (!redis) break;
-      redises[key] = redis;
+    const redis = await startRedis();
+    if (redis) {
       cleanups.push(() => redis.stop());
-    }
-    if (redises.d) {
-      const cluster = (url) => ({ MM_CLUSTERSETTINGS_ENABLE: 'true', MM_CLUSTERSETTINGS_REDISURL: url });
-      configs.push(
-        { key: 'cluster', label: 'd0) cluster (Redis), per-hook limit off', env: cluster(redises.d0.url), redis: redises.d0, expect: { hook: 0, api: false, cluster: true } },
-        { key: 'hook-redis', label: 'd) cluster (Redis), per-hook limit in Redis', env: { ...cluster(redises.d.url), ...hookOn }, redis: redises.d, expect: { hook: 1e6, api: false, cluster: true } },
+      states.push(
+        { key: 'cluster', on: 'cluster', label: 'd0) cluster mode (Redis), per-hook limit off', limits: { WebhookPerSec: 0, Enable: false } },
+        { key: 'hook-redis', on: 'cluster', label: 'd) cluster mode, per-hook limit in Redis', limits: { ...hook, Enable: false } },
       );
     } else log('  redis-server is not installed: the Redis configurations are skipped');
-    const w = worlds.sqlite;
-    const procs = {};
-    for (const c of configs) {
-      // MM_ variables override the database's config in this process only (spawnParley sets WebhookPerSec=0 first).
-      const proc = await start(() => spawnParley(`parley-sqlite-limiter-${c.key}`, { ...dbs.sqlite, extraEnv: c.env }));
-      // Each process must run the configuration it is named for: a misspelt variable would measure nothing.
-      const got = (await api(proc.url, 'GET', '/api/v4/config', undefined, w.token)).body;
-      const seen = { hook: got.RateLimitSettings.WebhookPerSec, api: got.RateLimitSettings.Enable, cluster: got.ClusterSettings.Enable };
-      if (JSON.stringify(seen) !== JSON.stringify(c.expect)) throw new Error(`${proc.name} runs ${JSON.stringify(seen)}, not ${JSON.stringify(c.expect)}`);
-      const probe = await fetch(`${proc.url}/hooks/${w.hookId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: PAYLOAD });
-      await probe.arrayBuffer();
-      if (probe.status !== 200) throw new Error(`${proc.name}: webhook POST answered ${probe.status}`);
-      // The API limit covers /hooks too (it is checked in the request listener, before routing): its headers show it.
-      if (probe.headers.has('x-ratelimit-limit') !== c.expect.api) throw new Error(`${proc.name}: X-RateLimit-Limit ${probe.headers.get('x-ratelimit-limit')}`);
-      procs[c.key] = proc;
+    const servers = {};
+    for (const [on, env] of Object.entries({ memory: {}, cluster: redis ? { MM_CLUSTERSETTINGS_ENABLE: 'true', MM_CLUSTERSETTINGS_REDISURL: redis.url } : undefined })) {
+      if (!env) continue;
+      const db = { driver: 'sqlite', dataSource: join(dir, `limiter-${on}.db`) };
+      // Without spawnParley's WebhookPerSec=0: an MM_ variable would override every patch.
+      const proc = await start(() => spawnParley(`parley-sqlite-limiter-${on}`, { ...db, extraEnv: { ...env, MM_RATELIMITSETTINGS_WEBHOOKPERSEC: undefined } }));
+      const world = await setupWorld(proc.url);
+      servers[on] = { proc, world, dbPid: on === 'cluster' ? redis.pid : undefined, state: undefined };
     }
-    const target = (key) => ({ ...hookPost(procs[key], 'sqlite'), dbPid: configs.find((c) => c.key === key).redis?.pid });
+    /** Puts a server in a state; checks that it runs it (a typo would measure nothing) and that a post passes. */
+    const enter = async (state) => {
+      const srv = servers[state.on];
+      if (srv.state === state.key) return srv;
+      await api(srv.proc.url, 'PUT', '/api/v4/config/patch', { RateLimitSettings: state.limits }, srv.world.token);
+      const got = (await api(srv.proc.url, 'GET', '/api/v4/config', undefined, srv.world.token)).body;
+      const seen = { hook: got.RateLimitSettings.WebhookPerSec, api: got.RateLimitSettings.Enable, cluster: got.ClusterSettings.Enable };
+      const want = { hook: state.limits.WebhookPerSec, api: state.limits.Enable, cluster: state.on === 'cluster' };
+      if (JSON.stringify(seen) !== JSON.stringify(want)) throw new Error(`${srv.proc.name} runs ${JSON.stringify(seen)}, not ${JSON.stringify(want)} (${state.key})`);
+      const probe = await fetch(`${srv.proc.url}/hooks/${srv.world.hookId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: PAYLOAD });
+      await probe.arrayBuffer();
+      if (probe.status !== 200) throw new Error(`${srv.proc.name} (${state.key}): webhook POST answered ${probe.status}`);
+      // The API limit covers /hooks too (checked in the request listener, before routing): its headers show it.
+      if (probe.headers.has('x-ratelimit-limit') !== state.limits.Enable) throw new Error(`${srv.proc.name} (${state.key}): X-RateLimit-Limit ${probe.headers.get('x-ratelimit-limit')}`);
+      srv.state = state.key;
+      return srv;
+    };
+    const target = (srv) => ({ url: `${srv.proc.url}/hooks/${srv.world.hookId}`, method: 'POST', body: PAYLOAD, proc: srv.proc, dbPid: srv.dbPid });
+    const byKey = Object.fromEntries(states.map((st) => [st.key, st]));
+    // Every server warmed up before the first pair, in its first state (the stored default, 10/s, would refuse).
+    for (const [on, srv] of Object.entries(servers)) {
+      await enter(states.find((st) => st.on === on));
+      await load(target(srv).url, { ...target(srv), connections: CONNECTIONS, duration: WARM + 1 });
+    }
     const comparisons = [
+      // The same state twice: what a pair shows when nothing differs (the method's noise).
+      ['off', 'off'],
       ['hook-memory', 'off'],
       ['hook+api-memory', 'off'],
-      ['hook-redis', 'off'],
       ['hook-redis', 'cluster'],
-    ].filter(([on, off]) => procs[on] && procs[off] && FILTER.test(`limiter-${on}-vs-${off}`));
-    // Every process warmed up before the first pair (the first pairs measured cold processes otherwise).
-    for (const key of Object.keys(procs)) {
-      const t = target(key);
-      await load(t.url, { ...t, connections: CONNECTIONS, duration: WARM + 1 });
-    }
-    results.limiter = { configs: Object.fromEntries(configs.map((c) => [c.key, c.label])), comparisons: [] };
-    // As in the validation section: each configuration measured right after its baseline (the order alternating per
-    // pair), each pair one cost; the verdict is the median of the paired costs.
+      // Across processes: cluster mode's own cost (every event also published to Redis) is in this one.
+      ['hook-redis', 'off'],
+    ].filter(([on, off]) => byKey[on] && byKey[off] && FILTER.test(`limiter-${on}-vs-${off}`));
+    results.limiter = { configs: Object.fromEntries(states.map((st) => [st.key, st.label])), comparisons: [] };
+    // As in the validation section: each state measured right after its baseline (the order alternating per pair),
+    // each pair one cost; the verdict is the median of the paired costs.
     for (const [onKey, offKey] of comparisons) {
       const lists = { on: [], off: [], cost: [], cpuCost: [] };
       for (let r = 0; r < LIMITER_PAIRS; r++) {
         const order = r % 2 ? [['off', offKey], ['on', onKey]] : [['on', onKey], ['off', offKey]];
         const pair = {};
         for (const [onOff, key] of order) {
-          const t = target(key);
+          const t = target(await enter(byKey[key]));
           await load(t.url, { ...t, connections: CONNECTIONS, duration: r === 0 ? WARM : 1 });
           pair[onOff] = await measured(t, { connections: CONNECTIONS, duration: DURATION });
           lists[onOff].push(pair[onOff]);
@@ -461,11 +471,11 @@ async function main() {
       }
       results.limiter.comparisons.push({ on: onKey, off: offKey, onRuns: summarise(lists.on), offRuns: summarise(lists.off), cost: median(lists.cost), cpuCost: median(lists.cpuCost), costs: lists.cost, cpuCosts: lists.cpuCost });
     }
-    for (const proc of Object.values(procs)) {
+    for (const { proc } of Object.values(servers)) {
       await proc.stop();
       processes.splice(processes.indexOf(proc), 1);
     }
-    results.limiter.checks = await limiterCheckCost(w.hookId);
+    results.limiter.checks = await limiterCheckCost(servers.memory.world.hookId);
   }
 
   /**
@@ -744,7 +754,7 @@ function report() {
   }
   if (r.limiter.comparisons?.length) {
     const lim = r.limiter;
-    out.push('', '### Rate limiters on vs off, webhook POST (SQLite; limits too high to refuse anything; on and off back to back, median of the pairs)', '');
+    out.push('', '### Rate limiters on vs off, webhook POST (SQLite; limits too high to refuse anything; set by PatchConfig, on and off back to back, median of the pairs)', '');
     out.push(Object.entries(lim.configs).map(([k, label]) => `- \`${k}\`: ${label}`).join('\n'));
     const lrows = lim.comparisons.map((c) => [
       `${c.on} vs ${c.off}`,
@@ -757,8 +767,10 @@ function report() {
       Number.isFinite(c.onRuns.dbCpuUs) || Number.isFinite(c.offRuns.dbCpuUs) ? `${us(c.onRuns.dbCpuUs)} / ${us(c.offRuns.dbCpuUs)}` : '–',
       String(c.onRuns.non2xx + c.onRuns.errors + c.offRuns.non2xx + c.offRuns.errors),
     ]);
+    const aa = lim.comparisons.find((c) => c.on === c.off);
+    if (aa) out.push('', `A/A (off vs off, the same pairs): ${aa.costs.map(pct).join(', ')}; the spread of a pair's cost when nothing differs.`);
     out.push('', table(['on vs off', 'on req/s', 'off req/s', 'cost per pair', 'throughput cost', 'server CPU µs/req on / off', 'CPU cost', 'Redis CPU µs/req on / off', 'non-2xx'], lrows));
-    const verdicts = lim.comparisons.map((c) => {
+    const verdicts = lim.comparisons.filter((c) => c.on !== c.off).map((c) => {
       const refused = c.onRuns.non2xx + c.onRuns.errors + c.offRuns.non2xx + c.offRuns.errors;
       return [`limiter cost ≤ 5 %: ${lim.configs[c.on]} vs ${lim.configs[c.off]}`, pct(c.cost), refused ? `NOT met (${refused} non-2xx)` : c.cost <= 0.05 ? 'met' : 'NOT met'];
     });
