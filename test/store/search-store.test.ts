@@ -5,6 +5,7 @@ import { migrate } from '../../src/store/db';
 import { migrationConfig } from '../../src/store/migrations';
 import { SEARCH_SCAN_BUDGET } from '../../src/store/search-store';
 import { parseSearchTerms } from '../../src/app/search-syntax';
+import { eventually } from '../support/eventually';
 import { channelWithMembers, forEachDatabase, makeChannel, makePost, makeTeam, makeUser, writePosts } from './fixtures';
 
 forEachDatabase((h) => {
@@ -156,9 +157,12 @@ forEachDatabase((h) => {
     // Far more newer matches than the first window holds, none of them the caller's.
     const noise = Array.from({ length: 3000 }, (_, i) => makePost({ channel_id: theirs.id, user_id: bob, create_at: 8000 + i, message: `capybara theirs ${i}` }));
     await writePosts(h.stores, theirs.id, noise);
-    expect(await find([mine.id], 'capybara')).toEqual(old.map((x) => x.id).reverse());
-    expect(await find([mine.id], '', { since: 7000 })).toEqual(old.map((x) => x.id).reverse());
-    expect(await find([theirs.id], 'capybara', { limit: 2 })).toEqual([noise[2999].id, noise[2998].id]);
+    // InnoDB moves a big FULLTEXT cache into the index a few hundred ms after the commit, and a search during the move
+    // misses what the cache held (README, "Search"): on MariaDB the answers are awaited, not taken at one instant.
+    const settled = (check: () => Promise<void>) => (h.dialect === 'mysql' ? eventually(check) : check());
+    await settled(async () => expect(await find([mine.id], 'capybara')).toEqual(old.map((x) => x.id).reverse()));
+    await settled(async () => expect(await find([mine.id], '', { since: 7000 })).toEqual(old.map((x) => x.id).reverse()));
+    await settled(async () => expect(await find([theirs.id], 'capybara', { limit: 2 })).toEqual([noise[2999].id, noise[2998].id]));
     expect(SEARCH_SCAN_BUDGET).toBeGreaterThanOrEqual(1_000_000);
   });
 
