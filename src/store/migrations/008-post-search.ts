@@ -93,12 +93,22 @@ async function downSqlite(knex: Knex): Promise<void> {
   await knex.raw('DROP TABLE IF EXISTS post_search_docs');
 }
 
+/**
+ * Runs `build` (a statement that creates or rebuilds posts' FULLTEXT index on MySQL/MariaDB: adding the index, or any
+ * column change to posts, which rebuilds the table) with stopwords off: the index keeps the stopword setting of the
+ * session that built it, and built with the default list it no longer finds `the` or `will` ("to the office" finds
+ * nothing). Session-scoped, on the migration's own connection; a no-op wrapper elsewhere.
+ */
+export async function buildingPostsFulltext(knex: Knex, build: () => Promise<unknown>): Promise<void> {
+  const mysql = knex.client.config.client === 'mysql2';
+  if (mysql) await knex.raw('SET SESSION innodb_ft_enable_stopword = OFF');
+  await build();
+  if (mysql) await knex.raw('SET SESSION innodb_ft_enable_stopword = DEFAULT');
+}
+
 export async function up(knex: Knex): Promise<void> {
   if (knex.client.config.client === 'mysql2') {
-    // The index keeps the stopword setting it was created with. Session-scoped, on the migration's own connection.
-    await knex.raw('SET SESSION innodb_ft_enable_stopword = OFF');
-    await knex.raw('ALTER TABLE posts ADD FULLTEXT INDEX idx_posts_message_fts (message)');
-    await knex.raw('SET SESSION innodb_ft_enable_stopword = DEFAULT');
+    await buildingPostsFulltext(knex, () => knex.raw('ALTER TABLE posts ADD FULLTEXT INDEX idx_posts_message_fts (message)'));
   } else {
     await upSqlite(knex);
   }
