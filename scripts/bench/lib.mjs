@@ -86,12 +86,12 @@ async function ping(url) {
  * Spawns a server process and waits for `readyPath` to answer 200. Returns the process handle and the
  * milliseconds from spawn to that first 200 (cold start to ready).
  */
-export async function spawnProcess(name, args, env, readyPath) {
+export async function spawnProcess(name, args, env, readyPath, cwd = ROOT) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const child = spawn(process.execPath, args, {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, ...env, PORT: String(port), MM_SERVICESETTINGS_LISTENADDRESS: `127.0.0.1:${port}` },
     // stdout (one JSON log line per request at the default level) goes to /dev/null, as to a log shipper that keeps up.
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -126,8 +126,11 @@ export async function spawnProcess(name, args, env, readyPath) {
   };
 }
 
-/** A Parley process on a database. `extraEnv` adds variables; one set to undefined is left out. */
-export function spawnParley(name, { driver, dataSource, extraEnv = {} }) {
+/**
+ * A Parley process on a database. `extraEnv` adds variables; one set to undefined is left out. `root` runs another
+ * build of Parley (a checkout with dist/ built) instead of this one.
+ */
+export function spawnParley(name, { driver, dataSource, extraEnv = {}, root = ROOT }) {
   const env = {
     NODE_ENV: 'production',
     MM_SQLSETTINGS_DRIVERNAME: driver,
@@ -136,7 +139,7 @@ export function spawnParley(name, { driver, dataSource, extraEnv = {} }) {
     MM_RATELIMITSETTINGS_WEBHOOKPERSEC: '0',
     ...extraEnv,
   };
-  return spawnProcess(name, ['dist/src/main.js'], Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)), '/api/v4/system/ping');
+  return spawnProcess(name, ['dist/src/main.js'], Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)), '/api/v4/system/ping', root);
 }
 
 /**
