@@ -1,5 +1,6 @@
 import type { ConfigService } from '../config/config-service';
 import type { Stores } from '../store';
+import { ActivityWrites } from './activity-writes';
 import { ChannelsService } from './channels';
 import type { Deps } from './deps';
 import { NO_EVENTS, type EventBus } from './events';
@@ -63,7 +64,8 @@ export function createApp(stores: Stores, config: ConfigService, options: AppOpt
     onBackgroundError: options.onBackgroundError ?? (() => undefined),
   };
   const realtime = new Realtime(deps);
-  const status = new StatusService(deps);
+  const activity = new ActivityWrites(stores);
+  const status = new StatusService(deps, activity);
   const channels = new ChannelsService(deps, realtime, status);
   const writer = new PostWriter(deps);
   const posts = new PostsService(deps, writer, realtime, status);
@@ -74,7 +76,7 @@ export function createApp(stores: Stores, config: ConfigService, options: AppOpt
     deps,
     system: new SystemService(deps, realtime),
     users: new UsersService(deps, passwords, realtime),
-    sessions: new SessionsService(deps, passwords),
+    sessions: new SessionsService(deps, passwords, activity),
     teams: new TeamsService(deps, channels, realtime),
     channels,
     posts,

@@ -1,6 +1,7 @@
 import { newId } from '../lib/ids';
 import { hashToken, newToken } from '../lib/secrets';
 import { AppError, TOKEN_LIMITS, type Session, type SessionInfo, type User, type UserAccessToken, type UserRecord } from '../model';
+import type { ActivityWrites } from './activity-writes';
 import { Authz } from './authz';
 import type { Deps } from './deps';
 import type { Passwords } from './passwords';
@@ -37,6 +38,8 @@ export class SessionsService {
   constructor(
     private readonly deps: Deps,
     private readonly passwords: Passwords,
+    /** Where last activity is written, batched with the status writes (see ActivityWrites). */
+    private readonly activity: ActivityWrites,
   ) {
     this.authz = new Authz(deps);
   }
@@ -109,8 +112,8 @@ export class SessionsService {
       const last = this.activityWritten.get(session.userId) ?? 0;
       if (now - last > ACTIVITY_WRITE_INTERVAL_MS) {
         this.activityWritten.set(session.userId, now);
-        await this.deps.stores.users.touchActivity(session.userId, now);
-        if (!session.isAccessToken) await this.deps.stores.sessions.touch(session.id, now);
+        const user = this.activity.write({ kind: 'user-activity', userId: session.userId, at: now });
+        await (session.isAccessToken ? user : Promise.all([user, this.activity.write({ kind: 'session-activity', sessionId: session.id, at: now })]));
       }
     }
     return session;

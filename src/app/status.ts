@@ -1,5 +1,6 @@
 import { isValidId } from '../lib/ids';
 import { AppError, type Session, type Status, type StatusRecord, type StatusValue } from '../model';
+import type { ActivityWrites } from './activity-writes';
 import { Authz } from './authz';
 import type { Deps } from './deps';
 import { broadcast } from './events';
@@ -24,8 +25,16 @@ export class StatusService {
    */
   private readonly written = new Map<string, number>();
 
-  constructor(private readonly deps: Deps) {
+  constructor(
+    private readonly deps: Deps,
+    /** Every status write goes through it, in order (see ActivityWrites). */
+    readonly writes: ActivityWrites,
+  ) {
     this.authz = new Authz(deps);
+  }
+
+  private save(status: StatusRecord): Promise<void> {
+    return this.writes.write({ kind: 'status', status });
   }
 
   /** The status as it stands now: a quiet `online` reads as `away`, a `dnd` past its end as what it replaced. */
@@ -82,7 +91,7 @@ export class StatusService {
       default:
         throw AppError.invalidParam('status');
     }
-    await this.deps.stores.status.save(next);
+    await this.save(next);
     if (next.status === 'online') this.written.set(userId, now);
     else this.written.delete(userId);
     this.announce(userId, next.status);
@@ -103,19 +112,19 @@ export class StatusService {
       this.written.delete(userId);
       if (s.status === 'online') {
         // The web app says the user went idle: away (kept as chosen when the user asked for it).
-        await this.deps.stores.status.save({ ...s, status: 'away', manual: manualReport });
+        await this.save({ ...s, status: 'away', manual: manualReport });
         this.announce(userId, 'away');
       }
       return;
     }
     if (s.status !== 'online' || stored.status !== 'online') {
-      await this.deps.stores.status.save({ user_id: userId, status: 'online', manual: false, last_activity_at: now, dnd_end_time: 0, prev_status: '' });
+      await this.save({ user_id: userId, status: 'online', manual: false, last_activity_at: now, dnd_end_time: 0, prev_status: '' });
       this.written.set(userId, now);
       this.announce(userId, 'online');
       return;
     }
     this.written.set(userId, now);
-    await this.deps.stores.status.touch(userId, now);
+    await this.writes.write({ kind: 'status-activity', userId, at: now });
     if (this.written.size > 100_000) this.written.delete(this.written.keys().next().value as string);
   }
 
@@ -124,7 +133,7 @@ export class StatusService {
     this.written.delete(userId);
     const s = this.current((await this.deps.stores.status.get(userId)) ?? offline(userId));
     if (s.status === 'offline' || (s.manual && s.status !== 'online')) return;
-    await this.deps.stores.status.save({ ...s, status: 'offline', manual: false, prev_status: '' });
+    await this.save({ ...s, status: 'offline', manual: false, prev_status: '' });
     this.announce(userId, 'offline');
   }
 
