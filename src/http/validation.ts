@@ -67,7 +67,7 @@ function paramsSchema(parameters: SpecParameter[], location: 'path' | 'query'): 
   };
 }
 
-/** Compiles every operation's validators once, at start-up. */
+/** Compiles every operation's request validators once, at start-up (its response validators on first use). */
 export class Validators {
   private readonly strict: Ajv;
   private readonly coercing: Ajv;
@@ -89,12 +89,19 @@ export class Validators {
     const content = route.operation.requestBody?.content ?? {};
     const json = content['application/json'];
     const body = json ? this.strict.compile(rebase(json.schema) as object) : undefined;
-    const responses = new Map<number, ValidateFunction>();
-    for (const [code, response] of Object.entries(route.operation.responses ?? {})) {
-      const resolved = '$ref' in response ? (this.spec.components?.responses?.[response.$ref.split('/').pop() as string] as { content?: Record<string, { schema?: unknown }> }) : response;
-      const schema = resolved?.content?.['application/json']?.schema;
-      if (schema && /^\d{3}$/.test(code)) responses.set(Number(code), this.strict.compile(rebase(schema) as object));
-    }
+    // Responses are validated only under test: their validators (most of the compile time) are built on first use,
+    // so a production start does not pay for them.
+    let responses: Map<number, ValidateFunction> | undefined;
+    const responseValidators = () => {
+      if (responses) return responses;
+      responses = new Map();
+      for (const [code, response] of Object.entries(route.operation.responses ?? {})) {
+        const resolved = '$ref' in response ? (this.spec.components?.responses?.[response.$ref.split('/').pop() as string] as { content?: Record<string, { schema?: unknown }> }) : response;
+        const schema = resolved?.content?.['application/json']?.schema;
+        if (schema && /^\d{3}$/.test(code)) responses.set(Number(code), this.strict.compile(rebase(schema) as object));
+      }
+      return responses;
+    };
     return {
       params: (p, q) => {
         if (!path(p)) return invalidParams(describe('path', path.errors));
@@ -105,8 +112,9 @@ export class Validators {
       bodyTypes: Object.keys(content).map((t) => t.toLowerCase()),
       bodyRequired: route.operation.requestBody?.required === true,
       response: (status, value) => {
-        const validate = responses.get(status);
-        if (!validate) return responses.size > 0 && value !== undefined ? `no JSON response is declared for status ${status}` : undefined;
+        const declared = responseValidators();
+        const validate = declared.get(status);
+        if (!validate) return declared.size > 0 && value !== undefined ? `no JSON response is declared for status ${status}` : undefined;
         return validate(value) ? undefined : describe('response', validate.errors);
       },
     };
