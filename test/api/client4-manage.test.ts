@@ -111,6 +111,29 @@ test('users: by usernames, roles, profile pictures, autocomplete', async () => {
   expect(byFullName.out_of_channel).toBeUndefined();
 });
 
+test('users: a password change needs the current one; deactivation ends sessions and login, reactivation allows it again', async () => {
+  const carol = await createUser(server, admin);
+  const c = await client(carol);
+  await expectClientError(c.updateUserPassword(carol.id, 'not-the-password', 'N3w-Passw0rd!'), 400, 'api.user.update_password.incorrect.app_error');
+  await c.updateUserPassword(carol.id, PASSWORD, 'N3w-Passw0rd!');
+  await expectClientError(client4For(server).login(carol.username, PASSWORD), 401);
+  const again = client4For(server);
+  await again.login(carol.username, 'N3w-Passw0rd!');
+  expect((await again.getMe()).id).toBe(carol.id);
+
+  const al = await client(alice);
+  await expectClientError(al.updateUserActive(carol.id, false), 403, 'api.user.update_active.permissions.app_error');
+  const a = await client(admin);
+  await a.updateUserActive(carol.id, false);
+  expect((await a.getUser(carol.id)).delete_at).toBeGreaterThan(0);
+  // Her sessions ended with it, and she cannot log in while deactivated.
+  await expectClientError(again.getMe(), 401);
+  await expectClientError(client4For(server).login(carol.username, 'N3w-Passw0rd!'), 401);
+  await a.updateUserActive(carol.id, true);
+  expect((await a.getUser(carol.id)).delete_at).toBe(0);
+  await client4For(server).login(carol.username, 'N3w-Passw0rd!');
+});
+
 test('teams: patch, stats, unreads, leave and remove', async () => {
   const a = await client(admin);
   const al = await client(alice);
