@@ -198,13 +198,13 @@ export class SearchStore {
    * time: each window is one statement that reads the posts of those channels created in [lo, hi) and keeps those in
    * InnoDB's match set (MATCH as a filter, not the access path). The first window is the hour below the newest post
    * of those channels; each next one is sized from the posts and hits seen so far, at most 8 times longer. When the
-   * windows seen so far predict that reading on would read more rows than the index path would (the matches of the
-   * main MATCH, estimated from their share of the rows read times the rows left below), the rest is one statement
-   * driven by the FULLTEXT index, below the last window: the path for rare words and for words found mostly in
-   * channels the caller cannot read. So a search costs at most about what it did before plus a window or two, and a
-   * common word costs a page's worth of rows instead of every match. The results are the same either way: windows
-   * split the posts by create_at, each is ordered by create_at DESC, id DESC, and the page is cut from the
-   * concatenation.
+   * windows seen so far predict that reading on would read more rows than the index path would (every match of the
+   * main MATCH in the table, estimated from their share of the rows read times the posts of the searched channels),
+   * the rest is one statement driven by the FULLTEXT index, below the last window: the path for rare words and for
+   * words found mostly in channels the caller cannot read. So a search costs at most about what it did before plus a
+   * window or two, and a common word costs a page's worth of rows instead of every match. The results are the same
+   * either way: windows split the posts by create_at, each is ordered by create_at DESC, id DESC, and the page is
+   * cut from the concatenation.
    */
   private async searchMysql(q: PostSearchQuery): Promise<string[]> {
     const plan = mysqlPlan(q.terms, q.excludedTerms, q.orSearch, await this.tokenSizes());
@@ -217,7 +217,7 @@ export class SearchStore {
     const found: string[] = [];
     let top = await this.mysqlNewest(q, q.until);
     if (top === null || top < floor) return [];
-    let oldest: number | null = null;
+    let history: { oldest: number; newest: number } | undefined;
     let hi = top + 1;
     let span = MYSQL_FIRST_SPAN;
     let rows = 0;
@@ -241,12 +241,14 @@ export class SearchStore {
         continue;
       }
       // Rows still to read at the hit rate seen so far (no hit yet counts as one) against the rows the index path
-      // would read: the main MATCH's share of the rows read, times the rows below (at the rate seen so far).
-      oldest ??= await this.mysqlOldest(q);
+      // would read: every match of the main MATCH in the table, whatever the search's time bounds (they are checked
+      // on the rows it reads), so at least the main MATCH's share of the rows read times all the posts of the
+      // searched channels (their time span at the rate seen so far).
+      history ??= await this.mysqlHistory(q);
       const left = need - found.length;
       const predicted = (left * rows) / Math.max(found.length, 1);
-      const below = ((hi - Math.max(oldest ?? hi, floor)) * rows) / time;
-      if (predicted > (matched / rows) * below) {
+      const all = ((history.newest + 1 - history.oldest) * rows) / time;
+      if (predicted > (matched / rows) * all) {
         found.push(...(await ids(this.mysqlQuery({ ...q, until: hi, offset: 0, limit: left }, plan))));
         break;
       }
@@ -263,10 +265,16 @@ export class SearchStore {
     return tops.length === 0 ? null : Math.max(...tops);
   }
 
-  /** The create_at of the oldest post of the searched channels (one index probe per channel). */
-  private async mysqlOldest(q: PostSearchQuery): Promise<number | null> {
-    const rows = (await this.db('posts').select('channel_id').min('create_at as bottom').whereIn('channel_id', q.channelIds).where('delete_at', 0).groupBy('channel_id')) as Row[];
-    return rows.length === 0 ? null : Math.min(...rows.map((r) => num(r.bottom)));
+  /** The create_at of the oldest and the newest post of the searched channels (two index probes per channel). */
+  private async mysqlHistory(q: PostSearchQuery): Promise<{ oldest: number; newest: number }> {
+    const rows = (await this.db('posts')
+      .select('channel_id')
+      .min('create_at as oldest')
+      .max('create_at as newest')
+      .whereIn('channel_id', q.channelIds)
+      .where('delete_at', 0)
+      .groupBy('channel_id')) as Row[];
+    return { oldest: Math.min(...rows.map((r) => num(r.oldest))), newest: Math.max(...rows.map((r) => num(r.newest))) };
   }
 
   /** How many posts of the searched channels a window read (from the index alone). */
