@@ -2,6 +2,7 @@
 //
 //   node scripts/bench/run.mjs [--quick] [--no-mysql] [--rounds=N] [--duration=S] [--big=N] [--big-mysql=N]
 //                              [--only=webhook,latency,validation,limiter,history,coldstart,upload,search,realtime] [--filter=REGEX] [--json=FILE]
+//                              [--keep-search-db]
 //
 // --quick: about 2 minutes (one round, 3 s runs, a 100k-post history channel). Default: about 9 minutes (3 rounds,
 // 5 s runs, 1M posts). --only and --filter run a subset, for working on one figure; a published run runs everything.
@@ -145,7 +146,9 @@ async function sequentialLatency(url, body, token) {
     const res = await fetch(url, init);
     const text = await res.text();
     times.push(performance.now() - t0);
-    count(JSON.parse(text));
+    // An error (a statement past SqlSettings.QueryTimeout answers 5xx) is counted as such, not read as a page.
+    if (res.status === 200) count(JSON.parse(text));
+    else sizes.set(`HTTP ${res.status}`, (sizes.get(`HTTP ${res.status}`) ?? 0) + 1);
   }
   times.sort((a, b) => a - b);
   const at = (p) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)];
@@ -646,7 +649,9 @@ async function main() {
     for (const key of Object.keys(dbs)) {
       const big = key === 'mysql' ? BIG_MYSQL : BIG;
       const db = key === 'sqlite' ? { driver: 'sqlite', dataSource: join(dir, 'search.db') } : { driver: 'mysql', ...(await createMysqlDatabase(MYSQL_SERVER, `parley_bench_search_${suffix}`)) };
-      if (db.drop) cleanups.push(db.drop);
+      // --keep-search-db leaves the MariaDB search database in place (to try queries on it by hand); drop it after.
+      if (db.drop && !flag('keep-search-db')) cleanups.push(db.drop);
+      else if (db.drop) log(`  keeping the search database: ${db.dataSource}`);
       const proc = await start(() => spawnParley(`parley-search-${key}`, db));
       const w = await setupSearchWorld(proc.url);
       const corpus = { channels: w.channels.map((c) => c.id), hidden: w.hidden, users: w.users.map((u) => u.id) };
