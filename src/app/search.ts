@@ -1,3 +1,4 @@
+import { Semaphore } from '../lib/semaphore';
 import { AppError, SEARCH_LIMITS, type Channel, type PostSearchQuery, type PostSearchResults, type SearchPostsInput, type Session } from '../model';
 import { Authz } from './authz';
 import type { Deps } from './deps';
@@ -7,6 +8,18 @@ import { dateBounds, isEmptySearch, parseSearchTerms } from './search-syntax';
 
 const MAX_PER_PAGE = 200;
 
+/**
+ * Searches that run against the index at once, per process, and how many more may wait for a turn. A search can cost
+ * far more than any other request (on MariaDB at a million posts, a word found only in channels the caller cannot
+ * read takes seconds: see BENCHMARKS.md, "Post search"), and each one holds a database connection while it runs;
+ * without a bound, a handful of such searches would take the whole pool and stall every other request. Past the
+ * waiting line a search is told the server is busy (503), as a login is past the password-hashing line.
+ */
+export const CONCURRENT_SEARCHES = 4;
+export const SEARCHES_WAITING = 16;
+
+const busy = () => new AppError('api.context.server_busy.app_error', 'The server is busy. Please try again shortly.', 503);
+
 function noResults(): PostSearchResults {
   return { order: [], posts: {}, matches: null, next_post_id: '', prev_post_id: '', has_next: false, first_inaccessible_post_time: 0 };
 }
@@ -14,6 +27,7 @@ function noResults(): PostSearchResults {
 /** Post search (SearchPosts), as Mattermost's database search answers it. */
 export class SearchService {
   private readonly authz: Authz;
+  private readonly searches = new Semaphore(CONCURRENT_SEARCHES, SEARCHES_WAITING);
 
   constructor(
     private readonly deps: Deps,
@@ -73,7 +87,7 @@ export class SearchService {
       offset,
       limit: last - offset + (last < SEARCH_LIMITS.maxResults ? 1 : 0),
     };
-    const ids = await stores.search.search(query);
+    const ids = await this.searches.run(() => stores.search.search(query), busy);
     const hasNext = ids.length > last - offset;
     const pageIds = ids.slice(0, last - offset);
     // The index is current with every commit; a post deleted between the search and this read is left out.

@@ -141,10 +141,7 @@ describeBrowser('web client: chat journeys', () => {
 
     // Escape (from an empty reply box) closes the panel and focus goes back to the Reply button. The box is emptied
     // on send, but the reply can be drawn (from the socket) in a render before the box's: wait for the box itself.
-    await replyBox.evaluate((el) => new Promise<void>((resolve) => {
-      const check = () => ((el as HTMLTextAreaElement).value === '' ? resolve() : requestAnimationFrame(check));
-      check();
-    }));
+    await page.waitForFunction(`document.querySelector('aside textarea[aria-label="Reply to thread"]')?.value === ''`);
     await page.keyboard.press('Escape');
     await panel.waitFor({ state: 'detached' });
     await expect(reply.evaluate((el) => el === el.ownerDocument.activeElement)).resolves.toBe(true);
