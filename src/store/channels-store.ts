@@ -1,5 +1,6 @@
 import type { Channel, ChannelMember } from '../model';
 import { Executor, Row, bool, json, num, paged, str } from './rows';
+import { prepared } from './prepared';
 
 function mapChannel(r: Row): Channel {
   return {
@@ -72,6 +73,17 @@ function mapMember(r: Row): ChannelMember {
     explicit_roles: explicit,
   };
 }
+
+/** GetPostsForChannel's channel, the caller's membership and the channel's last change, in one statement. */
+const channelForReading = prepared((db, channelId: string, userId: string) =>
+  db('channels as c')
+    .leftJoin('channel_members as m', (j) => j.on('m.channel_id', 'c.id').andOn('m.user_id', db.raw('?', [userId])))
+    .where('c.id', channelId)
+    .select('c.*', ...MEMBER_COLUMNS.map((col) => `m.${col} as m_${col}`))
+    // On the (channel_id, update_at) index: one index probe.
+    .select(db.raw('(select max(p.update_at) from posts p where p.channel_id = c.id) as last_post_update'))
+    .limit(1),
+);
 
 export class ChannelsStore {
   constructor(private readonly db: Executor) {}
@@ -150,13 +162,7 @@ export class ChannelsStore {
    * statement: the first step of reading a channel's history.
    */
   async getForReading(channelId: string, userId: string): Promise<{ channel: Channel; member: ChannelMember | null; lastUpdateAt: number } | undefined> {
-    const r = await this.db('channels as c')
-      .leftJoin('channel_members as m', (j) => j.on('m.channel_id', 'c.id').andOn('m.user_id', this.db.raw('?', [userId])))
-      .where('c.id', channelId)
-      .select('c.*', ...MEMBER_COLUMNS.map((col) => `m.${col} as m_${col}`))
-      // On the (channel_id, update_at) index: one index probe.
-      .select(this.db.raw('(select max(p.update_at) from posts p where p.channel_id = c.id) as last_post_update'))
-      .first();
+    const [r] = await channelForReading(this.db, channelId, userId);
     if (!r) return undefined;
     const row = r as Row;
     const lastUpdateAt = num(row.last_post_update);

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Post } from '../model';
 import { Executor, Row, bool, json, num, str } from './rows';
+import { prepared } from './prepared';
 
 function mapPost(r: Row): Post {
   return {
@@ -91,6 +92,19 @@ export interface CursorQuery {
   /** Rows to read past the page (the page's neighbour comes with it, saving a query); 0 when absent. */
   lookahead?: number;
 }
+
+/** A channel's live posts, newest first: GetPostsForChannel's page. */
+const livePage = prepared((db, channelId: string, offset: number, limit: number) =>
+  db('posts')
+    .where('channel_id', channelId)
+    .where('delete_at', 0)
+    .orderBy([
+      { column: 'create_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .offset(offset)
+    .limit(limit),
+);
 
 export class PostsStore {
   constructor(private readonly db: Executor) {}
@@ -213,10 +227,14 @@ export class PostsStore {
 
   /** Newest first, by (create_at, id) so posts sharing a millisecond still have one stable order. */
   async page(q: CursorQuery): Promise<Post[]> {
-    const rows = await this.live(this.db('posts').where('channel_id', q.channelId), q.includeDeleted)
+    const offset = q.page * q.perPage;
+    const limit = q.perPage + (q.lookahead ?? 0);
+    if (!q.includeDeleted) return (await livePage(this.db, q.channelId, offset, limit)).map(mapPost);
+    const rows = await this.db('posts')
+      .where('channel_id', q.channelId)
       .orderBy([{ column: 'create_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-      .offset(q.page * q.perPage)
-      .limit(q.perPage + (q.lookahead ?? 0));
+      .offset(offset)
+      .limit(limit);
     return rows.map(mapPost);
   }
 

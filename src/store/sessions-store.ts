@@ -1,5 +1,6 @@
 import type { Session, SessionInfo, UserAccessToken } from '../model';
 import { Executor, Row, bool, json, num, paged, str } from './rows';
+import { prepared } from './prepared';
 
 function mapSessionInfo(r: Row): SessionInfo {
   return {
@@ -23,6 +24,11 @@ function mapSessionInfo(r: Row): SessionInfo {
 function mapToken(r: Row): UserAccessToken {
   return { id: str(r.id), user_id: str(r.user_id), description: str(r.description), is_active: bool(r.is_active), expires_at: num(r.expires_at) };
 }
+
+/** Every authenticated request's first read. */
+const sessionByTokenHash = prepared((db, tokenHash: string) =>
+  db('sessions as s').join('users as u', 'u.id', 's.user_id').where('s.token_hash', tokenHash).where('u.delete_at', 0).select('s.id', 's.user_id', 's.expires_at', 's.csrf_token', 'u.roles').limit(1),
+);
 
 export class SessionsStore {
   constructor(private readonly db: Executor) {}
@@ -83,12 +89,7 @@ export class SessionsStore {
    * personal access tokens. Deleted users and expired or revoked tokens resolve to nothing.
    */
   async findByTokenHash(tokenHash: string, now: number): Promise<Session | undefined> {
-    const session = await this.db('sessions as s')
-      .join('users as u', 'u.id', 's.user_id')
-      .where('s.token_hash', tokenHash)
-      .where('u.delete_at', 0)
-      .select('s.id', 's.user_id', 's.expires_at', 's.csrf_token', 'u.roles')
-      .first();
+    const [session] = await sessionByTokenHash(this.db, tokenHash);
     if (session) {
       const expiresAt = num(session.expires_at);
       if (expiresAt !== 0 && expiresAt < now) return undefined;
