@@ -93,6 +93,27 @@ export interface CursorQuery {
   lookahead?: number;
 }
 
+/** A channel's live posts beyond an anchor (see PostsStore.beyond), nearest first: GetPostsForChannel's cursor pages. */
+function liveBeyond(direction: 'before' | 'after') {
+  const op = direction === 'before' ? '<' : '>';
+  const order = direction === 'before' ? 'desc' : 'asc';
+  return prepared((db, channelId: string, createAt: number, id: string, offset: number, limit: number) =>
+    db('posts')
+      .where('channel_id', channelId)
+      .where('delete_at', 0)
+      .where('create_at', `${op}=`, createAt)
+      .where((w) => w.where('create_at', op, createAt).orWhere('id', op, id))
+      .orderBy([
+        { column: 'create_at', order },
+        { column: 'id', order },
+      ])
+      .offset(offset)
+      .limit(limit),
+  );
+}
+const liveBefore = liveBeyond('before');
+const liveAfter = liveBeyond('after');
+
 /** A channel's live posts, newest first: GetPostsForChannel's page. */
 const livePage = prepared((db, channelId: string, offset: number, limit: number) =>
   db('posts')
@@ -240,6 +261,10 @@ export class PostsStore {
 
   /** Posts strictly older than the anchor (newest first), or strictly newer (oldest first). */
   async around(q: CursorQuery, anchor: { create_at: number; id: string }, direction: 'before' | 'after'): Promise<Post[]> {
+    if (!q.includeDeleted) {
+      const read = direction === 'before' ? liveBefore : liveAfter;
+      return (await read(this.db, q.channelId, anchor.create_at, anchor.id, q.page * q.perPage, q.perPage + (q.lookahead ?? 0))).map(mapPost);
+    }
     return (await this.beyond(q, anchor, direction)).map(mapPost);
   }
 
