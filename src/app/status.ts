@@ -33,6 +33,25 @@ export class StatusService {
     this.authz = new Authz(deps);
   }
 
+  private readonly queues = new Map<string, Promise<void>>();
+
+  /**
+   * One user's status changes run one at a time, in the order asked, each reading what the one before wrote: a socket
+   * closing (offline) and another opening (online) at the same moment must end online, not with the older write last.
+   */
+  private serial<T>(userId: string, fn: () => Promise<T>): Promise<T> {
+    const run = (this.queues.get(userId) ?? Promise.resolve()).then(fn);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(userId, tail);
+    void tail.then(() => {
+      if (this.queues.get(userId) === tail) this.queues.delete(userId);
+    });
+    return run;
+  }
+
   private save(status: StatusRecord): Promise<void> {
     return this.writes.write({ kind: 'status', status });
   }
@@ -70,6 +89,10 @@ export class StatusService {
     if (input.user_id !== undefined && input.user_id !== userId) throw AppError.invalidParam('user_id');
     if (userId !== session.userId) this.authz.requireSystem(session, 'edit_other_users');
     if (!(await this.deps.stores.users.get(userId))) throw AppError.notFound('app.user.missing_account.const', 'Unable to find the user.');
+    return this.serial(userId, () => this.choose(userId, input));
+  }
+
+  private async choose(userId: string, input: { status: string; dnd_end_time?: number }): Promise<Status> {
     const before = this.current((await this.deps.stores.status.get(userId)) ?? offline(userId));
     const now = this.deps.now();
     let next: StatusRecord;
@@ -104,6 +127,10 @@ export class StatusService {
    */
   async activity(userId: string, active: boolean, manualReport = false): Promise<void> {
     if (active && this.deps.now() - (this.written.get(userId) ?? -Infinity) < ACTIVITY_WRITE_INTERVAL_MS) return;
+    return this.serial(userId, () => this.record(userId, active, manualReport));
+  }
+
+  private async record(userId: string, active: boolean, manualReport: boolean): Promise<void> {
     const stored = (await this.deps.stores.status.get(userId)) ?? offline(userId);
     const s = this.current(stored);
     const now = this.deps.now();
@@ -131,10 +158,12 @@ export class StatusService {
   /** The user's last socket on this process closed: offline, unless they chose a status. */
   async disconnected(userId: string): Promise<void> {
     this.written.delete(userId);
-    const s = this.current((await this.deps.stores.status.get(userId)) ?? offline(userId));
-    if (s.status === 'offline' || (s.manual && s.status !== 'online')) return;
-    await this.save({ ...s, status: 'offline', manual: false, prev_status: '' });
-    this.announce(userId, 'offline');
+    return this.serial(userId, async () => {
+      const s = this.current((await this.deps.stores.status.get(userId)) ?? offline(userId));
+      if (s.status === 'offline' || (s.manual && s.status !== 'online')) return;
+      await this.save({ ...s, status: 'offline', manual: false, prev_status: '' });
+      this.announce(userId, 'offline');
+    });
   }
 
   /** `status_change` goes to the user themselves only, as in Mattermost (others ask with get_statuses). */

@@ -164,3 +164,29 @@ test('activity that arrives together is written together: one transaction serves
   await Promise.all([status.activity(u.id, true), status.update(u.id, { status: 'dnd' }, session)]);
   expect((await status.get(u.id)).status).toBe('dnd');
 });
+
+test('a socket closing as another opens leaves the user online: one user’s status changes apply in order', async () => {
+  const u = await createUser(server, admin);
+  const al = await client(alice);
+  const { status } = server.parley.app;
+  let current = await socketOf(u);
+  await eventually(async () => expect((await al.getStatus(u.id)).status).toBe('online'));
+  const disconnected = jest.spyOn(status, 'disconnected');
+  const activity = jest.spyOn(status, 'activity');
+  try {
+    for (let i = 0; i < 5; i++) {
+      disconnected.mockClear();
+      activity.mockClear();
+      // The old socket goes and, while the server is still writing "offline", the new one comes.
+      await current.close();
+      await eventually(() => expect(disconnected).toHaveBeenCalledWith(u.id));
+      current = await socketOf(u);
+      await eventually(() => expect(activity).toHaveBeenCalledWith(u.id, true));
+      await Promise.all([...disconnected.mock.results, ...activity.mock.results].map((r) => r.value));
+      expect((await al.getStatus(u.id)).status).toBe('online');
+    }
+  } finally {
+    disconnected.mockRestore();
+    activity.mockRestore();
+  }
+});
