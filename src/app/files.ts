@@ -40,7 +40,6 @@ const tooLarge = (filename: string, limit: number) =>
 /** Images are decoded two at a time at most (each can take its width × height × 4 bytes); the rest wait their turn. */
 const IMAGE_JOBS = 2;
 const IMAGE_JOBS_WAITING = 256;
-const busy = () => new AppError('api.context.server_busy.app_error', 'The server is busy. Please try again shortly.', 503);
 
 /** Bytes of a file sniffed for an image's magic number. */
 const HEAD_BYTES = 16;
@@ -236,7 +235,7 @@ export class FilesService {
       record.height = facts.height;
       record.has_preview_image = !facts.animated;
       record.mini_preview = derived.miniPreview.toString('base64');
-    }, busy);
+    }, AppError.serverBusy);
   }
 
   /** A stored file's bytes, for a storage without local paths (the file is at most MaxFileSize). */

@@ -8,11 +8,6 @@ const CONCURRENT_HASHES = 2;
 /** Beyond this many waiting, a login or sign-up is told the server is busy (503) instead of waiting in a longer line. */
 const MAX_WAITING = 256;
 
-const busy = () => {
-  const err = new AppError('api.context.server_busy.app_error', 'The server is busy. Please try again shortly.', 503);
-  return err;
-};
-
 /**
  * Every password hash and check goes through here: at most CONCURRENT_HASHES run at once, so a burst of logins costs
  * bounded memory and leaves the thread pool to the rest of the server.
@@ -22,7 +17,7 @@ export class Passwords {
   private dummy: Promise<string> | undefined;
 
   hash(password: string): Promise<string> {
-    return this.slots.run(() => hashPassword(password), busy);
+    return this.slots.run(() => hashPassword(password), AppError.serverBusy);
   }
 
   /**
@@ -33,7 +28,7 @@ export class Passwords {
   async verify(password: string, stored: string | undefined): Promise<boolean> {
     this.dummy ??= hashPassword(randomBytes(16).toString('hex'));
     const against = stored || (await this.dummy);
-    const ok = await this.slots.run(() => verifyPassword(password, against), busy);
+    const ok = await this.slots.run(() => verifyPassword(password, against), AppError.serverBusy);
     return ok && stored !== undefined && stored !== '';
   }
 

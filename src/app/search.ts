@@ -18,8 +18,6 @@ const MAX_PER_PAGE = 200;
 export const CONCURRENT_SEARCHES = 4;
 export const SEARCHES_WAITING = 16;
 
-const busy = () => new AppError('api.context.server_busy.app_error', 'The server is busy. Please try again shortly.', 503);
-
 function noResults(): PostSearchResults {
   return { order: [], posts: {}, matches: null, next_post_id: '', prev_post_id: '', has_next: false, first_inaccessible_post_time: 0 };
 }
@@ -87,7 +85,7 @@ export class SearchService {
       offset,
       limit: last - offset + (last < SEARCH_LIMITS.maxResults ? 1 : 0),
     };
-    const ids = await this.searches.run(() => stores.search.search(query), busy);
+    const ids = await this.searches.run(() => stores.search.search(query), AppError.serverBusy);
     const hasNext = ids.length > last - offset;
     const pageIds = ids.slice(0, last - offset);
     // The index is current with every commit; a post deleted between the search and this read is left out.

@@ -24,6 +24,8 @@ export class StatusService {
    * changes nothing (the user is online; away is worked out from last_activity_at), so it costs no query at all.
    */
   private readonly written = new Map<string, number>();
+  /** Per user, the tail of their status changes in flight (see serial). */
+  private readonly queues = new Map<string, Promise<void>>();
 
   constructor(
     private readonly deps: Deps,
@@ -32,8 +34,6 @@ export class StatusService {
   ) {
     this.authz = new Authz(deps);
   }
-
-  private readonly queues = new Map<string, Promise<void>>();
 
   /**
    * One user's status changes run one at a time, in the order asked, each reading what the one before wrote: a socket

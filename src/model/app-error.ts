@@ -39,6 +39,11 @@ export class AppError extends Error {
     return new AppError(id, message, 404);
   }
 
+  /** A bounded line (password hashing, searches, thumbnails) is full: the caller may try again shortly. */
+  static serverBusy(): AppError {
+    return new AppError('api.context.server_busy.app_error', 'The server is busy. Please try again shortly.', 503);
+  }
+
   static notImplemented(id: string, message: string): AppError {
     return new AppError(id, message, 501);
   }
