@@ -3,6 +3,7 @@ import type { EventSink, RealtimeEvent, Revocation } from '../app/events';
 import { isSystemAdmin } from '../app/permissions';
 import { newId } from '../lib/ids';
 import type { Session } from '../model';
+import { ReplayRing } from './replay-ring';
 
 /** A client's connection: alive (a socket) or waiting to be resumed (none) within the replay window. */
 export interface Connection {
@@ -11,8 +12,8 @@ export interface Connection {
   socket: WebSocket | null;
   /** The seq of the next event sent on this connection (hello is 0). */
   seq: number;
-  /** The last events sent, for replay on resume: a ring, oldest first. */
-  sent: Array<{ seq: number; prefix: string }>;
+  /** The last events sent, for replay on resume. */
+  sent: ReplayRing;
   /** When the socket went away (0 while it is there). */
   leftAt: number;
   /** A pong (or any frame) since the last ping. */
@@ -89,7 +90,7 @@ export class Hub implements EventSink {
 
   /** A new connection for an authenticated session; the caller sends its hello. */
   open(session: Session, socket: WebSocket): Connection {
-    const conn: Connection = { id: newId(), session, socket, seq: 0, sent: [], leftAt: 0, alive: true, typedAt: new Map() };
+    const conn: Connection = { id: newId(), session, socket, seq: 0, sent: new ReplayRing(), leftAt: 0, alive: true, typedAt: new Map() };
     this.byId.set(conn.id, conn);
     let set = this.byUser.get(session.userId);
     if (!set) this.byUser.set(session.userId, (set = new Set()));
@@ -165,19 +166,13 @@ export class Hub implements EventSink {
 
   /** The events `conn` was sent from `seq` on, in order, or undefined when some of them are no longer kept. */
   missedSince(conn: Connection, seq: number): string[] | undefined {
-    if (seq > conn.seq) return undefined;
-    if (seq === conn.seq) return [];
-    const first = conn.sent[0];
-    if (!first || first.seq > seq) return undefined;
-    return conn.sent.filter((e) => e.seq >= seq).map((e) => frameOf(e.prefix, e.seq));
+    return conn.sent.since(seq, conn.seq)?.map((e) => frameOf(e.prefix, e.seq));
   }
 
   /** Sends one event on one connection (numbered, recorded for replay): hello, and every delivery. */
   sendEvent(conn: Connection, prefix: string): void {
     const seq = conn.seq++;
-    conn.sent.push({ seq, prefix });
-    const keep = this.options.replayEvents();
-    if (conn.sent.length > keep) conn.sent.splice(0, conn.sent.length - keep);
+    conn.sent.push(prefix, this.options.replayEvents());
     this.write(conn, frameOf(prefix, seq));
   }
 
