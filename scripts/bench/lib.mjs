@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import WebSocket from 'ws';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -128,9 +129,9 @@ export async function spawnProcess(name, args, env, readyPath, cwd = ROOT) {
 
 /**
  * A Parley process on a database. `extraEnv` adds variables; one set to undefined is left out. `root` runs another
- * build of Parley (a checkout with dist/ built) instead of this one.
+ * build of Parley (a checkout with dist/ built) instead of this one. `nodeArgs` go to node before the script.
  */
-export function spawnParley(name, { driver, dataSource, extraEnv = {}, root = ROOT }) {
+export function spawnParley(name, { driver, dataSource, extraEnv = {}, root = ROOT, nodeArgs = [] }) {
   const env = {
     NODE_ENV: 'production',
     MM_SQLSETTINGS_DRIVERNAME: driver,
@@ -139,7 +140,28 @@ export function spawnParley(name, { driver, dataSource, extraEnv = {}, root = RO
     MM_RATELIMITSETTINGS_WEBHOOKPERSEC: '0',
     ...extraEnv,
   };
-  return spawnProcess(name, ['dist/src/main.js'], Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)), '/api/v4/system/ping', root);
+  return spawnProcess(name, [...nodeArgs, 'dist/src/main.js'], Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)), '/api/v4/system/ping', root);
+}
+
+/**
+ * A full garbage collection in a process started with `--inspect=127.0.0.1:0`, through its inspector (the address is
+ * the one node prints on stderr): what is left is what the process holds, not garbage a collection would free.
+ */
+export async function collectGarbage(proc) {
+  const address = /ws:\/\/\S+/.exec(proc.stderr())?.[0];
+  if (!address) throw new Error(`${proc.name} has no inspector (start it with --inspect=127.0.0.1:0)`);
+  const ws = new WebSocket(address);
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  await new Promise((resolve) => {
+    ws.on('message', (m) => JSON.parse(String(m)).id === 1 && resolve());
+    ws.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
+  });
+  ws.close();
+  // Let freed pages go back to the system before RSS is read.
+  await sleep(500);
 }
 
 /**
