@@ -10,6 +10,15 @@ export type ActivityWrite =
   | { kind: 'session-activity'; sessionId: string; at: number };
 
 /**
+ * At most one presence/activity transaction starts per this many ms under load. Each socket open reaches its status
+ * write after awaits of its own (the session, the status read), so writes trickle in one at a time; on SQLite a
+ * commit's fsync blocks the event loop, so none queue during it either, and a reconnect storm was one transaction
+ * (one fsync) per socket. Spaced, a storm's writes share a transaction per interval. A write waits at most this long
+ * more; an idle queue starts at once.
+ */
+export const ACTIVITY_SPACING_MS = 20;
+
+/**
  * Presence and activity writes (status rows, users' and sessions' last activity) through one group commit: when
  * thousands of sockets open at once (clients reconnecting after a restart), each sets its user online and records
  * activity, and one transaction per batch (one fsync on SQLite's single connection) serves all the writes that queued
@@ -21,7 +30,7 @@ export class ActivityWrites {
   private readonly group: GroupCommit<ActivityWrite, void>;
 
   constructor(stores: Stores) {
-    this.group = new GroupCommit(stores, (tx, writes) => apply(tx, writes), { concurrency: 1, maxItems: 500 });
+    this.group = new GroupCommit(stores, (tx, writes) => apply(tx, writes), { concurrency: 1, maxItems: 500, spacingMs: ACTIVITY_SPACING_MS });
   }
 
   /** Transactions run and writes made so far (for tests and the bench). */

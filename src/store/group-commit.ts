@@ -12,8 +12,8 @@ interface Pending<I, R> {
 
 /**
  * Group commit: writes that arrive while a transaction is in flight share the next one, so one commit (one fsync,
- * one round of statements) serves many callers. Nothing waits on a timer: an idle queue starts at once, and under
- * load the batch is whatever queued up during the previous commit.
+ * one round of statements) serves many callers. An idle queue starts at once; under load the batch is whatever
+ * queued up during the previous commit (and, with `spacingMs`, until the next is due).
  *
  * Each caller's promise settles only after the transaction holding its item has committed (or failed), so "ok"
  * still means "on disk". If a shared transaction fails, its items are retried one per transaction: one bad item
@@ -42,8 +42,24 @@ export class GroupCommit<I, R> {
        * database, undefined if they are not (then the failure stands, or the items are retried one by one).
        */
       recover?: (items: I[]) => Promise<R[] | undefined>;
+      /**
+       * For background writes that arrive one by one (each after awaits of its own, so few are ever queued at once):
+       * a transaction starts at least this long after the previous one started, and takes everything that queued
+       * meanwhile. On SQLite a commit's fsync blocks the event loop, so nothing can queue during it; without a spacing,
+       * a trickle of writes is a transaction each. An idle queue still starts at once. 0 (the default): no spacing.
+       */
+      spacingMs?: number;
     } = {},
   ) {}
+
+  /** When the last transaction started (performance.now()), for spacingMs. */
+  private lastStart = -Infinity;
+
+  /** How long until the next transaction may start (0: now). */
+  private untilNextStart(): number {
+    const spacing = this.options.spacingMs ?? 0;
+    return spacing > 0 ? Math.max(0, this.lastStart + spacing - performance.now()) : 0;
+  }
 
   /** Transactions in flight at once: 1 where there is one connection (SQLite), more where commits can overlap. */
   private get concurrency(): number {
@@ -83,15 +99,23 @@ export class GroupCommit<I, R> {
       this.queue.push(pending);
       if (this.running < this.concurrency) {
         this.running++;
-        // Requests parsed in the same turn of the event loop join the first batch.
-        setImmediate(() => void this.drain());
+        // Requests parsed in the same turn of the event loop join the first batch (and, with a spacing, those that
+        // arrive until it is due).
+        const wait = this.untilNextStart();
+        if (wait > 0) setTimeout(() => void this.drain(), wait);
+        else setImmediate(() => void this.drain());
       }
     });
   }
 
   private async drain(): Promise<void> {
     try {
-      while (this.queue.length > 0) await this.run(this.queue.splice(0, this.maxItems));
+      while (this.queue.length > 0) {
+        const wait = this.untilNextStart();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        this.lastStart = performance.now();
+        await this.run(this.queue.splice(0, this.maxItems));
+      }
     } finally {
       this.running--;
     }

@@ -88,6 +88,45 @@ forEachDatabase((h) => {
     expect((await h.stores.channels.get(ch.id))?.total_msg_count).toBe(40);
   });
 
+  test('with a spacing, writes that trickle in one at a time share a transaction; an idle queue starts at once', async () => {
+    const ch = await newChannel();
+    const SPACING_MS = 300;
+    const batches: number[] = [];
+    const waited: number[] = [];
+    let submittedAt = 0;
+    const spaced = new GroupCommit<Item, string>(
+      h.stores,
+      async (tx, items) => {
+        waited.push(performance.now() - submittedAt);
+        batches.push(items.length);
+        await writeItems(tx, items);
+        return items.map((i) => i.posts[0].id);
+      },
+      { concurrency: 1, spacingMs: SPACING_MS },
+    );
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    submittedAt = performance.now();
+    await spaced.submit({ channelId: ch.id, posts: [post(ch.id, 0)] });
+    // Three writes, each in a later turn of the event loop (without a spacing, a transaction each), all within the
+    // spacing of the first transaction: they wait for it to be due and share one.
+    const trickle = [1, 2, 3].map((i) => post(ch.id, i));
+    const done: Array<Promise<string>> = [];
+    for (const p of trickle) {
+      done.push(spaced.submit({ channelId: ch.id, posts: [p] }));
+      await pause(10);
+    }
+    expect(await Promise.all(done)).toEqual(trickle.map((p) => p.id));
+    expect(batches).toEqual([1, 3]);
+    expect(await stored(trickle)).toBe(3);
+    // Long after the last transaction, a write does not wait for the spacing.
+    await pause(SPACING_MS + 50);
+    submittedAt = performance.now();
+    await spaced.submit({ channelId: ch.id, posts: [post(ch.id, 4)] });
+    expect(batches).toEqual([1, 3, 1]);
+    expect(waited[2]).toBeLessThan(SPACING_MS);
+    expect(spaced.stats).toMatchObject({ transactions: 3, items: 5 });
+  });
+
   test('a failing write in a shared transaction gets its own error; every other write of that transaction commits', async () => {
     const ch = await newChannel();
     const existing = post(ch.id, 0);
