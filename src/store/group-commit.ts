@@ -112,7 +112,11 @@ export class GroupCommit<I, R> {
     try {
       while (this.queue.length > 0) {
         const wait = this.untilNextStart();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        if (wait > 0) {
+          // Then look again: another drain (concurrency > 1) or the queue's timeout may have taken the items meanwhile.
+          await new Promise((resolve) => setTimeout(resolve, wait));
+          continue;
+        }
         this.lastStart = performance.now();
         await this.run(this.queue.splice(0, this.maxItems));
       }

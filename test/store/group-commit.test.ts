@@ -127,6 +127,35 @@ forEachDatabase((h) => {
     expect(spaced.stats).toMatchObject({ transactions: 3, items: 5 });
   });
 
+  test('with a spacing and two transactions at once, the one due takes what queued and the other finds nothing to do', async () => {
+    const ch = await newChannel();
+    const batches: number[] = [];
+    let release = () => undefined as void;
+    const held = new Promise<void>((r) => (release = r));
+    const first = post(ch.id, 10);
+    const spaced = new GroupCommit<Item, string>(
+      h.stores,
+      async (tx, items) => {
+        batches.push(items.length);
+        if (items[0]?.posts[0].id === first.id) await held;
+        await writeItems(tx, items);
+        return items.map((i) => i.posts[0].id);
+      },
+      { concurrency: 2, spacingMs: 200 },
+    );
+    const a = spaced.submit({ channelId: ch.id, posts: [first] });
+    await new Promise((r) => setImmediate(r));
+    // While the first transaction is held open, a second drain is scheduled for when the spacing allows; the first
+    // drain, once done, also waits for that moment. Only one of them may take the write.
+    const second = post(ch.id, 11);
+    const b = spaced.submit({ channelId: ch.id, posts: [second] });
+    release();
+    expect(await Promise.all([a, b])).toEqual([first.id, second.id]);
+    await new Promise((r) => setTimeout(r, 250));
+    expect(batches).toEqual([1, 1]);
+    expect(spaced.stats).toMatchObject({ transactions: 2, items: 2 });
+  });
+
   test('a failing write in a shared transaction gets its own error; every other write of that transaction commits', async () => {
     const ch = await newChannel();
     const existing = post(ch.id, 0);

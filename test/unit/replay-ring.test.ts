@@ -45,3 +45,15 @@ test('capacity 0 keeps nothing: only an up-to-date client can resume', () => {
   expect(ring.since(4, 4)).toEqual([]);
   expect(ring.since(3, 4)).toBeUndefined();
 });
+
+test('dropping to capacity 0 forgets everything; growing again keeps only what is sent from then on', () => {
+  const ring = fed(7, 3);
+  ring.push('e7', 0);
+  expect(ring.since(7, 8)).toBeUndefined();
+  expect(ring.since(8, 8)).toEqual([]);
+  ring.push('e8', 3);
+  ring.push('e9', 3);
+  expect(seqs(ring, 8, 10)).toEqual(['8:e8', '9:e9']);
+  expect(ring.since(7, 10)).toBeUndefined();
+  expect(ring.since(-1, 10)).toBeUndefined();
+});
