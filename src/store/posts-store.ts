@@ -93,39 +93,48 @@ export interface CursorQuery {
   lookahead?: number;
 }
 
-/** A channel's live posts beyond an anchor (see PostsStore.beyond), nearest first: GetPostsForChannel's cursor pages. */
-function liveBeyond(direction: 'before' | 'after') {
-  const op = direction === 'before' ? '<' : '>';
-  const order = direction === 'before' ? 'desc' : 'asc';
-  return prepared((db, channelId: string, createAt: number, id: string, offset: number, limit: number) =>
-    db('posts')
-      .where('channel_id', channelId)
-      .where('delete_at', 0)
-      .where('create_at', `${op}=`, createAt)
-      .where((w) => w.where('create_at', op, createAt).orWhere('id', op, id))
-      .orderBy([
-        { column: 'create_at', order },
-        { column: 'id', order },
-      ])
-      .offset(offset)
-      .limit(limit),
-  );
-}
-const liveBefore = liveBeyond('before');
-const liveAfter = liveBeyond('after');
+type Direction = 'before' | 'after';
 
-/** A channel's live posts, newest first: GetPostsForChannel's page. */
-const livePage = prepared((db, channelId: string, offset: number, limit: number) =>
-  db('posts')
-    .where('channel_id', channelId)
-    .where('delete_at', 0)
+/** Live posts only, unless deleted ones are asked for too. */
+function live(q: Knex.QueryBuilder, includeDeleted: boolean): Knex.QueryBuilder {
+  return includeDeleted ? q : q.where('delete_at', 0);
+}
+
+/** A channel's posts (live ones only unless `includeDeleted`), newest first, by (create_at, id). */
+function pageQuery(db: Executor, channelId: string, offset: number, limit: number, includeDeleted: boolean): Knex.QueryBuilder {
+  return live(db('posts').where('channel_id', channelId), includeDeleted)
     .orderBy([
       { column: 'create_at', order: 'desc' },
       { column: 'id', order: 'desc' },
     ])
     .offset(offset)
-    .limit(limit),
-);
+    .limit(limit);
+}
+
+/** A channel's posts beyond an anchor in (create_at, id) order, nearest first. */
+function beyondQuery(db: Executor, channelId: string, createAt: number, id: string, offset: number, limit: number, direction: Direction, includeDeleted: boolean): Knex.QueryBuilder {
+  const op = direction === 'before' ? '<' : '>';
+  const order = direction === 'before' ? 'desc' : 'asc';
+  // (create_at, id) beyond the anchor, written with a plain bound on create_at first so both databases answer it
+  // as an index range starting at the anchor: the cost does not grow with the posts between the anchor and the
+  // newest one (an OR alone makes SQLite walk the channel from its newest post down).
+  return live(db('posts').where('channel_id', channelId), includeDeleted)
+    .where('create_at', `${op}=`, createAt)
+    .where((w) => w.where('create_at', op, createAt).orWhere('id', op, id))
+    .orderBy([
+      { column: 'create_at', order },
+      { column: 'id', order },
+    ])
+    .offset(offset)
+    .limit(limit);
+}
+
+// GetPostsForChannel's reads of live posts (the page, the cursor pages), compiled once per database.
+const livePage = prepared((db, channelId: string, offset: number, limit: number) => pageQuery(db, channelId, offset, limit, false));
+const liveBeyond = (direction: Direction) =>
+  prepared((db, channelId: string, createAt: number, id: string, offset: number, limit: number) => beyondQuery(db, channelId, createAt, id, offset, limit, direction, false));
+const liveBefore = liveBeyond('before');
+const liveAfter = liveBeyond('after');
 
 export class PostsStore {
   constructor(private readonly db: Executor) {}
@@ -242,25 +251,16 @@ export class PostsStore {
     if (post.root_id === '') await this.db('posts').where({ root_id: post.id, delete_at: 0 }).update({ delete_at: now, update_at: now });
   }
 
-  private live(q: Knex.QueryBuilder, includeDeleted: boolean): Knex.QueryBuilder {
-    return includeDeleted ? q : q.where('delete_at', 0);
-  }
-
   /** Newest first, by (create_at, id) so posts sharing a millisecond still have one stable order. */
   async page(q: CursorQuery): Promise<Post[]> {
     const offset = q.page * q.perPage;
     const limit = q.perPage + (q.lookahead ?? 0);
-    if (!q.includeDeleted) return (await livePage(this.db, q.channelId, offset, limit)).map(mapPost);
-    const rows = await this.db('posts')
-      .where('channel_id', q.channelId)
-      .orderBy([{ column: 'create_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-      .offset(offset)
-      .limit(limit);
+    const rows = q.includeDeleted ? await pageQuery(this.db, q.channelId, offset, limit, true) : await livePage(this.db, q.channelId, offset, limit);
     return rows.map(mapPost);
   }
 
   /** Posts strictly older than the anchor (newest first), or strictly newer (oldest first). */
-  async around(q: CursorQuery, anchor: { create_at: number; id: string }, direction: 'before' | 'after'): Promise<Post[]> {
+  async around(q: CursorQuery, anchor: { create_at: number; id: string }, direction: Direction): Promise<Post[]> {
     if (!q.includeDeleted) {
       const read = direction === 'before' ? liveBefore : liveAfter;
       return (await read(this.db, q.channelId, anchor.create_at, anchor.id, q.page * q.perPage, q.perPage + (q.lookahead ?? 0))).map(mapPost);
@@ -269,18 +269,8 @@ export class PostsStore {
   }
 
   /** Rows of the channel beyond the anchor in (create_at, id) order, nearest first. */
-  private beyond(q: CursorQuery, anchor: { create_at: number; id: string }, direction: 'before' | 'after'): Knex.QueryBuilder {
-    const op = direction === 'before' ? '<' : '>';
-    const order = direction === 'before' ? 'desc' : 'asc';
-    // (create_at, id) beyond the anchor, written with a plain bound on create_at first so both databases answer it
-    // as an index range starting at the anchor: the cost does not grow with the posts between the anchor and the
-    // newest one (an OR alone makes SQLite walk the channel from its newest post down).
-    return this.live(this.db('posts').where('channel_id', q.channelId), q.includeDeleted)
-      .where('create_at', `${op}=`, anchor.create_at)
-      .where((w) => w.where('create_at', op, anchor.create_at).orWhere('id', op, anchor.id))
-      .orderBy([{ column: 'create_at', order }, { column: 'id', order }])
-      .offset(q.page * q.perPage)
-      .limit(q.perPage + (q.lookahead ?? 0));
+  private beyond(q: CursorQuery, anchor: { create_at: number; id: string }, direction: Direction): Knex.QueryBuilder {
+    return beyondQuery(this.db, q.channelId, anchor.create_at, anchor.id, q.page * q.perPage, q.perPage + (q.lookahead ?? 0), direction, q.includeDeleted);
   }
 
   /** Every post changed after `since` (deleted ones too, so clients learn of deletions), oldest first, capped. */
@@ -307,7 +297,7 @@ export class PostsStore {
 
   async thread(rootId: string, includeDeleted: boolean): Promise<Post[]> {
     const q = this.db('posts').where((w) => w.where('id', rootId).orWhere('root_id', rootId));
-    const rows = await this.live(q, includeDeleted).orderBy([{ column: 'create_at', order: 'asc' }, { column: 'id', order: 'asc' }]);
+    const rows = await live(q, includeDeleted).orderBy([{ column: 'create_at', order: 'asc' }, { column: 'id', order: 'asc' }]);
     return rows.map(mapPost);
   }
 
