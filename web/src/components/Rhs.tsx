@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import { buildRows } from '../post-rows';
 import { channelPath } from '../router';
 import { channelTitle, closeRhs, useStore, type Rhs as RhsState } from '../store';
@@ -20,7 +20,9 @@ function close(): void {
 
 function Panel({ title, subtitle, closeLabel, children }: { title: string; subtitle?: string; closeLabel: string; children: ComponentChildren }) {
   const closeRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
+  // Before the panel is painted: a key pressed as soon as it shows (Escape to close it) must already reach it. With a
+  // plain effect, focus moved a frame later, and an Escape in between went to the page and was lost.
+  useLayoutEffect(() => {
     closeRef.current?.focus();
   }, [title]);
   return (
