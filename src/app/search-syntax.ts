@@ -1,6 +1,6 @@
 // Mattermost's search syntax (model.ParseSearchParams), as a pure function: the terms string of a search becomes words,
 // phrases, hashtags and filters. One pass over the input, no backtracking pattern: linear in its length.
-import type { SearchTerm } from '../model';
+import { SEARCH_LIMITS, type SearchTerm } from '../model';
 
 export interface ParsedSearch {
   terms: SearchTerm[];
@@ -182,6 +182,66 @@ function addFlag(out: ParsedSearch, name: string, value: string, exclude: boolea
       // ext: narrows file searches; posts have none to narrow by.
       break;
   }
+}
+
+/**
+ * Control characters other than the whitespace that separates words (tab, line feed, vertical tab, form feed, carriage
+ * return): nothing a person types into a search box, and a NUL cut the full-text expression short (a 500).
+ */
+const CONTROL = /(?![\t\n\v\f\r])\p{Cc}/u;
+
+/** Words as both indexes cut a term into them (FTS5's unicode61 splits on everything but letters, digits and marks). */
+const INDEX_WORD = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
+const LETTER_DIGIT_OR_PRIVATE = /[\p{L}\p{N}\p{Co}]/u;
+
+export function indexWords(term: SearchTerm): string[] {
+  return term.text.match(INDEX_WORD) ?? [];
+}
+
+/** Letters and digits of the word a prefix term's `*` follows (its last word; combining marks do not count). */
+export function prefixLength(term: SearchTerm): number {
+  const words = indexWords(term);
+  const last = words.length > 0 ? words[words.length - 1] : '';
+  let n = 0;
+  for (const c of last) if (LETTER_DIGIT_OR_PRIVATE.test(c)) n++;
+  return n;
+}
+
+export interface SearchLimitViolation {
+  id: string;
+  message: string;
+}
+
+/**
+ * What makes a search too costly (or unreadable) to run, as the error to answer, or null. The bounds keep every search
+ * cheap whatever the index holds: a one-letter prefix reads every word of the index, and each prefix term or word of a
+ * phrase adds a pass over its posting lists (see SEARCH_LIMITS).
+ */
+export function searchLimitViolation(input: string, p: ParsedSearch): SearchLimitViolation | null {
+  if (CONTROL.test(input)) {
+    return { id: 'api.post.search_posts.invalid_characters.app_error', message: 'Search terms may not hold control characters.' };
+  }
+  if (p.parts > SEARCH_LIMITS.parts) {
+    return { id: 'api.post.search_posts.too_many_terms.app_error', message: `A search may hold at most ${SEARCH_LIMITS.parts} words, phrases and filters.` };
+  }
+  const all = [...p.terms, ...p.excludedTerms];
+  const prefixes = all.filter((t) => t.prefix);
+  for (const t of prefixes) {
+    if (prefixLength(t) < SEARCH_LIMITS.prefixMinChars) {
+      return {
+        id: 'api.post.search_posts.prefix_too_short.app_error',
+        message: `A word searched with * needs at least ${SEARCH_LIMITS.prefixMinChars} letters or digits before the *.`,
+      };
+    }
+  }
+  if (prefixes.length > SEARCH_LIMITS.prefixTerms) {
+    return { id: 'api.post.search_posts.too_many_prefix_terms.app_error', message: `A search may hold at most ${SEARCH_LIMITS.prefixTerms} words with *.` };
+  }
+  const words = all.reduce((n, t) => n + indexWords(t).length, 0);
+  if (words > SEARCH_LIMITS.indexWords) {
+    return { id: 'api.post.search_posts.too_many_terms.app_error', message: `A search may hold at most ${SEARCH_LIMITS.indexWords} words, counting each word of a phrase.` };
+  }
+  return null;
 }
 
 /** Whether the search says anything: terms, exclusions or a filter. */

@@ -4,7 +4,7 @@ import { Authz } from './authz';
 import type { Deps } from './deps';
 import type { PostsService } from './posts';
 import { directChannelName } from './rules';
-import { dateBounds, isEmptySearch, parseSearchTerms } from './search-syntax';
+import { dateBounds, isEmptySearch, parseSearchTerms, searchLimitViolation } from './search-syntax';
 
 const MAX_PER_PAGE = 200;
 
@@ -43,9 +43,8 @@ export class SearchService {
     await this.authz.requireTeam(session, teamId, 'view_team');
     if (input.terms === '' || input.terms.length > SEARCH_LIMITS.termsChars) throw AppError.invalidParam('terms');
     const parsed = parseSearchTerms(input.terms);
-    if (parsed.parts > SEARCH_LIMITS.parts) {
-      throw AppError.badRequest('api.post.search_posts.too_many_terms.app_error', `A search may hold at most ${SEARCH_LIMITS.parts} words, phrases and filters.`);
-    }
+    const violation = searchLimitViolation(input.terms, parsed);
+    if (violation) throw AppError.badRequest(violation.id, violation.message);
     const page = input.page ?? 0;
     const perPage = Math.min(input.per_page ?? 60, MAX_PER_PAGE);
     const offset = page * perPage;

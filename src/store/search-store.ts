@@ -1,22 +1,47 @@
+import type { Knex } from 'knex';
 import type { PostSearchQuery } from '../model';
 import { SQLITE_DOC_SLOTS, SQLITE_MAX_CREATE_AT, rebuildSqlite } from './migrations/008-post-search';
 import { Executor, Row, num, str } from './rows';
-import { mysqlPlan, sqlitePlan, type MysqlPlan, type SqlitePlan, type TokenSizes } from './search-text';
+import { inMessage, mysqlPlan, sqlitePlan, sqliteWalk, type MysqlPlan, type SqlitePlan, type TokenSizes } from './search-text';
 
 /** One past the largest doc id (see migration 008): the top of an open-ended search. */
 const DOC_END = (SQLITE_MAX_CREATE_AT + 1) * SQLITE_DOC_SLOTS;
 
 /**
- * SQLite answers a search in windows of index entries, newest first. Each statement takes the next window of entries
- * that match the words (or, for filters alone, of all entries), checks them against the filters and returns the hits
- * with where the window ended. The first window is small (most searches fill their page from it); each next one is
- * four times larger, up to MAX_WINDOW, so a search that finds little in a large index never holds the one connection
- * long (other requests' queries run between its windows), and SEARCH_SCAN_BUDGET bounds the whole search.
+ * SQLite answers a search in windows, newest first. Each statement takes the next window of entries that match the
+ * words in the caller's channels (or, for filters alone, the caller's channels' entries: migration 012 put the channel
+ * in the index), checks them against the other filters and returns the hits with where the window ended. A window is
+ * bounded twice: by matching entries (the first twice the page, each next one four times more, up to MAX_WINDOW: most
+ * searches fill their page from the first), and by a span of the index (the FIRST_SPAN newest entries below it, each
+ * next span four times more, up to MAX_SPAN), so a statement whose words match little or nothing in the caller's
+ * channels still reads a bounded slice of the index, not all of it. better-sqlite3 runs a statement on the event loop,
+ * so a window is the longest a search holds it: between windows the search yields (other requests run), and it stops
+ * at SEARCH_TIME_BUDGET_MS or SEARCH_SCAN_BUDGET.
  */
 const MIN_WINDOW = 128;
 const MAX_WINDOW = 16384;
+const FIRST_SPAN = 8192;
+const MAX_SPAN = 65536;
 /** Index entries one search may look at: the newest million entries that match its words. */
 export const SEARCH_SCAN_BUDGET = 1_000_000;
+/**
+ * How long one search may run. Past it the search stops (SQLite: before its next window; MariaDB/MySQL: the running
+ * statement is cut by the server, max_statement_time / MAX_EXECUTION_TIME) and answers the matches found by then,
+ * newest first: fewer than a page, or none. A search that needs longer finds more with narrower terms or filters.
+ */
+export const SEARCH_TIME_BUDGET_MS = 1000;
+
+export interface SearchOptions {
+  /** SEARCH_TIME_BUDGET_MS unless given (tests). */
+  budgetMs?: number;
+}
+
+/** The server cut a statement at its time limit: MariaDB's ER_STATEMENT_TIMEOUT, MySQL's ER_QUERY_TIMEOUT. */
+const STATEMENT_TIMEOUT_ERRNOS = new Set([1969, 3024]);
+
+class OutOfTime extends Error {}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** MariaDB (see searchMysql): the first window of time. */
 const MYSQL_FIRST_SPAN = 3_600_000;
@@ -28,7 +53,16 @@ function docAt(time: number): number {
   return Math.min(Math.max(Math.floor(time), 0), SQLITE_MAX_CREATE_AT + 1) * SQLITE_DOC_SLOTS;
 }
 
-const tokenSizes = new WeakMap<object, Promise<TokenSizes>>();
+interface MysqlServer {
+  sizes: TokenSizes;
+  /** MariaDB (SET STATEMENT max_statement_time) rather than MySQL (the MAX_EXECUTION_TIME hint). */
+  mariadb: boolean;
+}
+
+const mysqlServers = new WeakMap<object, Promise<MysqlServer>>();
+
+/** Runs a statement of a search within its time budget (SearchStore.bounded). */
+type Run = (query: Knex.QueryBuilder) => Promise<Row[]>;
 
 interface Statement {
   sql: string;
@@ -43,16 +77,20 @@ export class SearchStore {
     return this.db.client.config.client === 'mysql2';
   }
 
-  /** The ids of the posts on the requested page (up to q.limit), newest first. */
-  async search(q: PostSearchQuery): Promise<string[]> {
+  /**
+   * The ids of the posts on the requested page (up to q.limit), newest first; past the time budget, those found by
+   * then.
+   */
+  async search(q: PostSearchQuery, options: SearchOptions = {}): Promise<string[]> {
     if (q.channelIds.length === 0 || q.limit <= 0) return [];
-    return this.mysql ? this.searchMysql(q) : this.searchSqlite(q);
+    const deadline = performance.now() + (options.budgetMs ?? SEARCH_TIME_BUDGET_MS);
+    return this.mysql ? this.searchMysql(q, deadline) : this.searchSqlite(q, deadline);
   }
 
   /** The database's plan for the search's main statement, one line per step (for tests and the bench). */
   async explain(q: PostSearchQuery): Promise<string[]> {
     if (this.mysql) {
-      const plan = mysqlPlan(q.terms, q.excludedTerms, q.orSearch, await this.tokenSizes());
+      const plan = mysqlPlan(q.terms, q.excludedTerms, q.orSearch, (await this.mysqlServer()).sizes);
       const lines = async (label: string, query: { toString(): string }) => {
         const [rows] = (await this.db.raw(`EXPLAIN ${query.toString()}`)) as [Row[]];
         return rows.map((r) => `${label}: table=${str(r.table)} type=${str(r.type)} key=${str(r.key)} rows=${str(r.rows)} extra=${str(r.Extra)}`);
@@ -73,7 +111,7 @@ export class SearchStore {
    * for data loaded around them. MySQL's FULLTEXT index needs no such step.
    */
   async rebuild(): Promise<void> {
-    if (!this.mysql) await rebuildSqlite(this.db as never);
+    if (!this.mysql) await rebuildSqlite(this.db as never, true);
   }
 
   // ------------------------------------------------------------------------------------------------------ SQLite
@@ -86,28 +124,43 @@ export class SearchStore {
     return q.since === null ? 0 : docAt(q.since);
   }
 
-  private async searchSqlite(q: PostSearchQuery): Promise<string[]> {
+  private async searchSqlite(q: PostSearchQuery, deadline: number): Promise<string[]> {
     const plan = sqlitePlan(q.terms, q.excludedTerms, q.orSearch);
     const need = q.offset + q.limit;
     const lower = this.lowerDoc(q);
     let upper = this.upperDoc(q);
     const found: string[] = [];
     let window = Math.min(Math.max(2 * need, MIN_WINDOW), MAX_WINDOW);
+    let span = FIRST_SPAN;
     let scanned = 0;
-    while (upper > lower && found.length < need && scanned < SEARCH_SCAN_BUDGET) {
-      const { sql, bindings } = this.sqliteWindow(q, plan, upper, lower, window, need - found.length);
+    // A walk of the doc table (filters alone, too many channels to name) is bounded by its window already.
+    const spanned = sqliteWalk(plan.match, q.channelIds) !== null;
+    for (let first = true; upper > lower && found.length < need && scanned < SEARCH_SCAN_BUDGET; first = false) {
+      if (!first) {
+        await yieldToEventLoop();
+        if (performance.now() >= deadline) break;
+      }
+      const bottom = spanned ? await this.sqliteSpanBottom(upper, lower, span) : lower;
+      const { sql, bindings } = this.sqliteWindow(q, plan, upper, bottom, window, need - found.length);
       let edge: Row | undefined;
       for (const r of (await this.db.raw(sql, bindings as never[])) as Row[]) {
         if (r.id === null) edge = r;
         else found.push(str(r.id));
       }
-      // A window with fewer entries than asked for reached the bottom.
-      if (!edge || num(edge.n) < window) break;
-      scanned += window;
-      upper = num(edge.doc);
+      const n = edge ? num(edge.n) : 0;
+      scanned += n;
+      // A window with fewer entries than asked for covered its whole span; a full one ends at its oldest entry.
+      upper = n < window ? bottom : num(edge?.doc);
       window = Math.min(window * 4, MAX_WINDOW);
+      span = Math.min(span * 4, MAX_SPAN);
     }
     return found.slice(q.offset, need);
+  }
+
+  /** The doc id `span` entries of the index below `upper` (any channel, any words), or `lower` if fewer are left. */
+  private async sqliteSpanBottom(upper: number, lower: number, span: number): Promise<number> {
+    const [row] = (await this.db.raw('SELECT doc_id FROM post_search_docs WHERE doc_id < ? AND doc_id >= ? ORDER BY doc_id DESC LIMIT 1 OFFSET ?', [upper, lower, span - 1])) as Row[];
+    return row ? num(row.doc_id) : lower;
   }
 
   /**
@@ -117,12 +170,14 @@ export class SearchStore {
    */
   private sqliteWindow(q: PostSearchQuery, plan: SqlitePlan, upper: number, lower: number, window: number, limit: number): Statement {
     const bindings: unknown[] = [];
-    const entries = plan.match
+    const walk = sqliteWalk(plan.match, q.channelIds);
+    const entries = walk
       ? 'SELECT rowid AS doc FROM post_search WHERE post_search MATCH ? AND rowid < ? AND rowid >= ? ORDER BY rowid DESC LIMIT ?'
       : 'SELECT doc_id AS doc FROM post_search_docs WHERE doc_id < ? AND doc_id >= ? ORDER BY doc_id DESC LIMIT ?';
-    if (plan.match) bindings.push(plan.match);
+    if (walk) bindings.push(walk);
     bindings.push(upper, lower, window);
 
+    // Also when the MATCH names the channels: one cheap check per entry, and the answer for callers with too many.
     const where: string[] = ['d.channel_id IN (SELECT value FROM json_each(?))'];
     bindings.push(JSON.stringify(q.channelIds));
     let from = 'w JOIN post_search_docs d ON d.doc_id = w.doc';
@@ -148,7 +203,7 @@ export class SearchStore {
       bindings.push(...plan.anyHashtags);
       if (plan.anyOf) {
         any.push('w.doc IN (SELECT rowid FROM post_search WHERE post_search MATCH ? AND rowid < ? AND rowid >= ?)');
-        bindings.push(plan.anyOf, upper, lower);
+        bindings.push(inMessage(plan.anyOf), upper, lower);
       }
       where.push(`(${any.join(' OR ')})`);
     }
@@ -158,7 +213,7 @@ export class SearchStore {
     }
     if (plan.exclude) {
       where.push('w.doc NOT IN (SELECT rowid FROM post_search WHERE post_search MATCH ? AND rowid < ? AND rowid >= ?)');
-      bindings.push(plan.exclude, upper, lower);
+      bindings.push(inMessage(plan.exclude), upper, lower);
     }
     bindings.push(limit);
     return {
@@ -172,19 +227,42 @@ export class SearchStore {
 
   // ------------------------------------------------------------------------------------------------------- MySQL
 
-  /** innodb_ft_min_token_size and innodb_ft_max_token_size: which words the FULLTEXT index holds. Read once. */
-  private tokenSizes(): Promise<TokenSizes> {
+  /**
+   * innodb_ft_min_token_size and innodb_ft_max_token_size (which words the FULLTEXT index holds), and whether the
+   * server is MariaDB (how a statement's time is limited). Read once.
+   */
+  private mysqlServer(): Promise<MysqlServer> {
     const key = this.db.client as object;
-    let sizes = tokenSizes.get(key);
-    if (!sizes) {
-      sizes = (async () => {
-        const [[row]] = (await this.db.raw('SELECT @@innodb_ft_min_token_size AS min, @@innodb_ft_max_token_size AS max')) as [Row[]];
-        return { min: num(row.min), max: num(row.max) };
+    let server = mysqlServers.get(key);
+    if (!server) {
+      server = (async () => {
+        const [[row]] = (await this.db.raw('SELECT @@innodb_ft_min_token_size AS min, @@innodb_ft_max_token_size AS max, VERSION() AS version')) as [Row[]];
+        return { sizes: { min: num(row.min), max: num(row.max) }, mariadb: /mariadb/i.test(str(row.version)) };
       })();
-      sizes.catch(() => tokenSizes.delete(key));
-      tokenSizes.set(key, sizes);
+      server.catch(() => mysqlServers.delete(key));
+      mysqlServers.set(key, server);
     }
-    return sizes;
+    return server;
+  }
+
+  /**
+   * Runs a search statement with the server cutting it at the search's deadline (MariaDB: SET STATEMENT
+   * max_statement_time … FOR; MySQL: the MAX_EXECUTION_TIME hint, SELECT only, which these all are). A cut statement,
+   * or no time left, is OutOfTime. The connection stays usable: the server ends the statement, not the session.
+   */
+  private async bounded(query: Knex.QueryBuilder, deadline: number): Promise<Row[]> {
+    const left = Math.floor(deadline - performance.now());
+    if (left <= 0) throw new OutOfTime();
+    const { mariadb } = await this.mysqlServer();
+    const { sql, bindings } = query.toSQL();
+    const limited = mariadb ? `SET STATEMENT max_statement_time = ${(left / 1000).toFixed(3)} FOR ${sql}` : sql.replace(/^select /i, `select /*+ MAX_EXECUTION_TIME(${left}) */ `);
+    try {
+      const [rows] = (await this.db.raw(limited, bindings as never[])) as [Row[]];
+      return rows;
+    } catch (err) {
+      if (STATEMENT_TIMEOUT_ERRNOS.has(Number((err as { errno?: unknown }).errno))) throw new OutOfTime();
+      throw err;
+    }
   }
 
   /**
@@ -206,17 +284,29 @@ export class SearchStore {
    * either way: windows split the posts by create_at, each is ordered by create_at DESC, id DESC, and the page is
    * cut from the concatenation.
    */
-  private async searchMysql(q: PostSearchQuery): Promise<string[]> {
-    const plan = mysqlPlan(q.terms, q.excludedTerms, q.orSearch, await this.tokenSizes());
+  private async searchMysql(q: PostSearchQuery, deadline: number): Promise<string[]> {
+    const plan = mysqlPlan(q.terms, q.excludedTerms, q.orSearch, (await this.mysqlServer()).sizes);
     if (plan.impossible) return [];
-    const ids = async (query: Promise<unknown>) => ((await query) as Row[]).map((r) => str(r.id));
-    // A search by filters alone has no match set to compute: one statement, as before.
-    if (!plan.against) return ids(this.mysqlQuery(q, plan));
+    const found: string[] = [];
+    try {
+      // A search by filters alone has no match set to compute: one statement, as before.
+      if (!plan.against) return (await this.bounded(this.mysqlQuery(q, plan), deadline)).map((r) => str(r.id));
+      await this.mysqlWindows(q, plan, deadline, found);
+    } catch (err) {
+      // Out of time: the matches found by then (see SEARCH_TIME_BUDGET_MS).
+      if (!(err instanceof OutOfTime)) throw err;
+    }
+    return found.slice(q.offset, q.offset + q.limit);
+  }
+
+  /** The windows of time and the index path (see searchMysql), adding what they find to `found`, newest first. */
+  private async mysqlWindows(q: PostSearchQuery, plan: MysqlPlan, deadline: number, found: string[]): Promise<void> {
+    const run: Run = (query) => this.bounded(query, deadline);
+    const ids = async (query: Knex.QueryBuilder) => (await run(query)).map((r) => str(r.id));
     const need = q.offset + q.limit;
     const floor = q.since ?? -Infinity;
-    const found: string[] = [];
-    let top = await this.mysqlNewest(q, q.until);
-    if (top === null || top < floor) return [];
+    let top = await this.mysqlNewest(q, q.until, run);
+    if (top === null || top < floor) return;
     let history: { oldest: number; newest: number } | undefined;
     let hi = top + 1;
     let span = MYSQL_FIRST_SPAN;
@@ -225,17 +315,17 @@ export class SearchStore {
     let time = 0;
     while (found.length < need) {
       const lo = Math.max(hi - span, floor);
-      const window = (await this.mysqlWindow(q, plan, lo, hi)) as Row[];
+      const window = await run(this.mysqlWindow(q, plan, lo, hi));
       matched += window.length;
       for (const r of window) if (num(r.hit) === 1 && found.length < need) found.push(str(r.id));
       if (found.length >= need || lo <= floor) break;
-      const read = await this.mysqlWindowRows(q, lo, hi);
+      const read = await this.mysqlWindowRows(q, lo, hi, run);
       rows += read;
       time += hi - lo;
       hi = lo;
       if (read === 0) {
         // Nothing in the searched channels in this window: the next one starts at the next older post.
-        top = await this.mysqlNewest(q, hi);
+        top = await this.mysqlNewest(q, hi, run);
         if (top === null || top < floor) break;
         hi = top + 1;
         continue;
@@ -244,7 +334,7 @@ export class SearchStore {
       // would read: every match of the main MATCH in the table, whatever the search's time bounds (they are checked
       // on the rows it reads), so at least the main MATCH's share of the rows read times all the posts of the
       // searched channels (their time span at the rate seen so far).
-      history ??= await this.mysqlHistory(q);
+      history ??= await this.mysqlHistory(q, run);
       const left = need - found.length;
       const predicted = (left * rows) / Math.max(found.length, 1);
       const all = ((history.newest + 1 - history.oldest) * rows) / time;
@@ -254,37 +344,27 @@ export class SearchStore {
       }
       span = Math.max(1, Math.min(span * 8, Math.ceil((1.25 * predicted * time) / rows)));
     }
-    return found.slice(q.offset, need);
   }
 
   /** The create_at of the newest post below `until` in the searched channels (one index probe per channel). */
-  private async mysqlNewest(q: PostSearchQuery, until: number | null): Promise<number | null> {
+  private async mysqlNewest(q: PostSearchQuery, until: number | null, run: Run): Promise<number | null> {
     const query = this.db('posts').select('channel_id').max('create_at as top').whereIn('channel_id', q.channelIds).where('delete_at', 0).groupBy('channel_id');
     if (until !== null) query.where('create_at', '<', until);
-    const tops = ((await query) as Row[]).map((r) => num(r.top));
+    const tops = (await run(query)).map((r) => num(r.top));
     return tops.length === 0 ? null : Math.max(...tops);
   }
 
   /** The create_at of the oldest and the newest post of the searched channels (two index probes per channel). */
-  private async mysqlHistory(q: PostSearchQuery): Promise<{ oldest: number; newest: number }> {
-    const rows = (await this.db('posts')
-      .select('channel_id')
-      .min('create_at as oldest')
-      .max('create_at as newest')
-      .whereIn('channel_id', q.channelIds)
-      .where('delete_at', 0)
-      .groupBy('channel_id')) as Row[];
+  private async mysqlHistory(q: PostSearchQuery, run: Run): Promise<{ oldest: number; newest: number }> {
+    const rows = await run(
+      this.db('posts').select('channel_id').min('create_at as oldest').max('create_at as newest').whereIn('channel_id', q.channelIds).where('delete_at', 0).groupBy('channel_id'),
+    );
     return { oldest: Math.min(...rows.map((r) => num(r.oldest))), newest: Math.max(...rows.map((r) => num(r.newest))) };
   }
 
   /** How many posts of the searched channels a window read (from the index alone). */
-  private async mysqlWindowRows(q: PostSearchQuery, lo: number, hi: number): Promise<number> {
-    const [row] = (await this.db('posts')
-      .count('* as n')
-      .whereIn('channel_id', q.channelIds)
-      .where('delete_at', 0)
-      .where('create_at', '>=', lo)
-      .where('create_at', '<', hi)) as Row[];
+  private async mysqlWindowRows(q: PostSearchQuery, lo: number, hi: number, run: Run): Promise<number> {
+    const [row] = await run(this.db('posts').count('* as n').whereIn('channel_id', q.channelIds).where('delete_at', 0).where('create_at', '>=', lo).where('create_at', '<', hi));
     return num(row.n);
   }
 

@@ -19,7 +19,33 @@ const NOT_WORD = '[^\\p{L}\\p{N}_]';
 
 /** A term as an FTS5 string: quoted (quotes doubled), `*` after it for a prefix. */
 export function ftsString(term: SearchTerm): string {
-  return `"${term.text.split('"').join('""')}"${term.prefix ? ' *' : ''}`;
+  return `${quoted(term.text)}${term.prefix ? ' *' : ''}`;
+}
+
+/**
+ * Channels a SQLite search names in its MATCH (`channel : ("id" OR …)`, migration 012), so FTS5 hands back only posts
+ * the caller may read. Past this many, opening that many posting lists per statement would cost more than it saves
+ * (a caller in that many channels reads much of the index anyway): the channel is checked after the MATCH instead.
+ */
+export const SQLITE_CHANNEL_TERMS = 500;
+
+/** A string as an FTS5 string literal. */
+const quoted = (text: string) => `"${text.split('"').join('""')}"`;
+
+/** An FTS5 expression restricted to the message column (a channel id typed as a word must not match the channel). */
+export function inMessage(expression: string): string {
+  return `{message} : (${expression})`;
+}
+
+/**
+ * What a SQLite search walks newest first: its words in the message and the caller's channels in the channel column
+ * (both in FTS5, so the index skips what the caller cannot read), or only the channels for a search by filters; null
+ * for a search by filters with too many channels to name (it walks the doc table).
+ */
+export function sqliteWalk(match: string | null, channelIds: string[]): string | null {
+  const channels = channelIds.length <= SQLITE_CHANNEL_TERMS ? `{channel} : (${channelIds.map(quoted).join(' OR ')})` : null;
+  if (match === null) return channels;
+  return channels ? `${inMessage(match)} AND ${channels}` : inMessage(match);
 }
 
 export interface SqlitePlan {

@@ -203,6 +203,27 @@ test('errors: no terms, too many parts, a team the caller is not in', async () =
   expectAppError(await stranger.api.post(`/api/v4/teams/${teamId}/posts/search`, { terms: 'deploy' }), 403, 'api.context.permissions.app_error');
 });
 
+test('limits (review H1, L5): one-letter prefixes, more than 3 prefixes or 16 words, control characters are a 400, never a 500', async () => {
+  const searchFor = (terms: string, extra: Record<string, unknown> = {}) => member.api.post(`/api/v4/teams/${teamId}/posts/search`, { terms, ...extra });
+  const cases: Array<[string, string]> = [
+    [Array.from('abcdefghijklmnopqrstuvwxyz', (l) => `${l}*`).join(' '), 'api.post.search_posts.prefix_too_short.app_error'],
+    ['a*'.repeat(512), 'api.post.search_posts.prefix_too_short.app_error'],
+    ['deploy -q*', 'api.post.search_posts.prefix_too_short.app_error'],
+    ['de* qu* la* sc*', 'api.post.search_posts.too_many_prefix_terms.app_error'],
+    ['a*'.repeat(511) + 'a', 'api.post.search_posts.too_many_terms.app_error'],
+    ['hel\u0000lo', 'api.post.search_posts.invalid_characters.app_error'],
+    ['#ta\u0000g', 'api.post.search_posts.invalid_characters.app_error'],
+    ['-ab\u0000c', 'api.post.search_posts.invalid_characters.app_error'],
+  ];
+  for (const [terms, id] of cases) {
+    expectAppError(await searchFor(terms, { is_or_search: true }), 400, id);
+  }
+  // At the limits, the search runs.
+  await searchFor('de* qu* la*', { is_or_search: true }).expect(200);
+  await searchFor(Array.from({ length: 16 }, (_, i) => `w${i}`).join(' ')).expect(200);
+  await searchFor('tab\tand\nnewline').expect(200);
+});
+
 test("Client4's searchPosts and searchPostsWithParams work unchanged", async () => {
   const client = client4For(server, member);
   const plain = await client.searchPosts(teamId, 'deploy', false);

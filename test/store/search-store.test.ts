@@ -3,7 +3,7 @@
 import type { Post, PostSearchQuery } from '../../src/model';
 import { migrate } from '../../src/store/db';
 import { migrationConfig } from '../../src/store/migrations';
-import { SEARCH_SCAN_BUDGET } from '../../src/store/search-store';
+import { SEARCH_SCAN_BUDGET, SEARCH_TIME_BUDGET_MS } from '../../src/store/search-store';
 import { parseSearchTerms } from '../../src/app/search-syntax';
 import { eventually } from '../support/eventually';
 import { channelWithMembers, forEachDatabase, makeChannel, makePost, makeTeam, makeUser, writePosts } from './fixtures';
@@ -166,6 +166,51 @@ forEachDatabase((h) => {
     expect(SEARCH_SCAN_BUDGET).toBeGreaterThanOrEqual(1_000_000);
   });
 
+  test('a word found only in channels the caller cannot read costs what an absent word costs (review L4)', async () => {
+    const mine = await newChannel();
+    const theirs = await newChannel();
+    await writePosts(h.stores, mine.id, Array.from({ length: 200 }, (_, i) => makePost({ channel_id: mine.id, user_id: alice, create_at: 20_000 + 2 * i, message: `mine ${i}` })));
+    await writePosts(h.stores, theirs.id, Array.from({ length: 3000 }, (_, i) => makePost({ channel_id: theirs.id, user_id: bob, create_at: 20_001 + 2 * i, message: `secretword ${i}` })));
+    // The work of a search, as the statements it sends and the rows they answer.
+    const cost = async (word: string) => {
+      const seen = { statements: 0, rows: 0 };
+      const onQuery = () => seen.statements++;
+      const onResponse = (rows: unknown) => {
+        const list = Array.isArray(rows) && Array.isArray(rows[0]) ? rows[0] : rows;
+        seen.rows += Array.isArray(list) ? list.length : 0;
+      };
+      h.db.knex.on('query', onQuery).on('query-response', onResponse);
+      try {
+        expect(await find([mine.id], word, { limit: 61 })).toEqual([]);
+      } finally {
+        h.db.knex.removeListener('query', onQuery).removeListener('query-response', onResponse);
+      }
+      return seen;
+    };
+    expect(await cost('secretword')).toEqual(await cost('absentword'));
+  });
+
+  test('a channel id typed as a word finds nothing (the words are matched in the message only)', async () => {
+    const ch = await newChannel();
+    await writePosts(h.stores, ch.id, [makePost({ channel_id: ch.id, user_id: alice, create_at: 30_000, message: 'nothing to see' })]);
+    expect(await find([ch.id], ch.id)).toEqual([]);
+    expect(await find([ch.id], `${ch.id.slice(0, 5)}*`)).toEqual([]);
+    expect(await find([ch.id], 'nothing')).toHaveLength(1);
+  });
+
+  test('a search past its time budget answers what it found by then (SEARCH_TIME_BUDGET_MS)', async () => {
+    const ch = await newChannel();
+    // bob's post is older than a first window's worth of alice's: from:bob needs a second window.
+    const old = makePost({ channel_id: ch.id, user_id: bob, create_at: 40_000, message: 'okapi of bob' });
+    await writePosts(h.stores, ch.id, [old]);
+    await writePosts(h.stores, ch.id, Array.from({ length: 400 }, (_, i) => makePost({ channel_id: ch.id, user_id: alice, create_at: 40_001 + i, message: `okapi ${i}` })));
+    const q = query([ch.id], 'okapi', { userIds: [bob], limit: 1 });
+    const settled = (check: () => Promise<void>) => (h.dialect === 'mysql' ? eventually(check) : check());
+    await settled(async () => expect(await h.stores.search.search(q)).toEqual([old.id]));
+    expect(await h.stores.search.search(q, { budgetMs: 0 })).toEqual([]);
+    expect(SEARCH_TIME_BUDGET_MS).toBeLessThanOrEqual(1000);
+  });
+
   test('MariaDB reads common words in windows of time and rare ones through the index: the same pages either way', async () => {
     // One post every 5 minutes for 6 days in the caller's channel, every other one in a channel the caller cannot
     // read. `hoopoe` is in every 4th post (windows fill the page), `ibex` in every 60th (the index path after a window
@@ -206,13 +251,14 @@ forEachDatabase((h) => {
     if (h.dialect === 'sqlite') {
       // FTS5's own index answers MATCH (the M in the index string) within the window's rowid bounds, in rowid order:
       // no sort step, and no scan of posts.
-      expect(plan).toMatch(/SCAN post_search VIRTUAL TABLE INDEX \d+:M1<>/);
+      // (M2: the MATCH is on the whole table, message and channel columns, migration 012.)
+      expect(plan).toMatch(/SCAN post_search VIRTUAL TABLE INDEX \d+:M2<>/);
       expect(plan).toMatch(/SEARCH d USING INTEGER PRIMARY KEY/);
       expect(plan).not.toMatch(/TEMP B-TREE/);
       expect(plan).not.toMatch(/\bposts\b/);
-      // A search by filters alone walks the doc table by its key, newest first.
+      // A search by filters alone walks the caller's channels in the index, newest first.
       const filters = (await h.stores.search.explain(query([ch.id], '', { userIds: [alice] }))).join('\n');
-      expect(filters).toMatch(/SEARCH post_search_docs USING INTEGER PRIMARY KEY/);
+      expect(filters).toMatch(/SCAN post_search VIRTUAL TABLE INDEX \d+:M2<>/);
       expect(filters).not.toMatch(/TEMP B-TREE/);
     } else {
       // A window reads the channel index within its time span (MATCH a filter); the rest is driven by the FULLTEXT index.

@@ -1,8 +1,9 @@
 // The search syntax (src/app/search-syntax.ts) and its translation into each database's query (src/store/search-text.ts),
 // table-driven: input → exactly what comes out.
-import { dateBounds, parseDay, parseSearchTerms, splitWords, type ParsedSearch } from '../../src/app/search-syntax';
+import { dateBounds, parseDay, parseSearchTerms, prefixLength, searchLimitViolation, splitWords, type ParsedSearch } from '../../src/app/search-syntax';
+import { SEARCH_LIMITS } from '../../src/model';
 import type { SearchTerm } from '../../src/model';
-import { ftsString, hasHashtag, innodbTokens, mysqlPlan, sqlitePlan, termPattern, type MysqlPlan } from '../../src/store/search-text';
+import { SQLITE_CHANNEL_TERMS, ftsString, hasHashtag, innodbTokens, mysqlPlan, sqlitePlan, sqliteWalk, termPattern, type MysqlPlan } from '../../src/store/search-text';
 
 const word = (text: string, extra: Partial<SearchTerm> = {}): SearchTerm => ({ text, phrase: false, prefix: false, hashtag: false, ...extra });
 const phrase = (text: string, extra: Partial<SearchTerm> = {}): SearchTerm => word(text, { phrase: true, ...extra });
@@ -132,6 +133,91 @@ describe('dates', () => {
     ['before:never on:never', 0, { since: null, until: null, excludedRange: null, empty: false }],
   ])('%j at offset %i', (input, offset, want) => {
     expect(dateBounds(parseSearchTerms(input), offset)).toEqual(want);
+  });
+});
+
+// Review round 3, H1 and L5: what a search may ask of the index (a one-letter prefix read every word of it; a NUL cut
+// the FTS5 expression short, a 500). Each row: the terms, and the error id they get (null: the search runs).
+describe('search limits', () => {
+  const TOO_SHORT = 'api.post.search_posts.prefix_too_short.app_error';
+  const PREFIXES = 'api.post.search_posts.too_many_prefix_terms.app_error';
+  const TERMS = 'api.post.search_posts.too_many_terms.app_error';
+  const CONTROL = 'api.post.search_posts.invalid_characters.app_error';
+  const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+  test.each<[string, string | null]>([
+    ['deploy', null],
+    ['de*', null],
+    ['dé*', null],
+    ['"quick br*"', null],
+    ['ab* cd* ef*', null],
+    ['a*', TOO_SHORT],
+    ['-a*', TOO_SHORT],
+    ['"quick b*"', TOO_SHORT],
+    ['a_*', TOO_SHORT],
+    ['日*', TOO_SHORT],
+    ['日本*', null],
+    ['1*', TOO_SHORT],
+    ['12*', null],
+    ['a*'.repeat(512), TOO_SHORT],
+    ['ab* cd* ef* gh*', PREFIXES],
+    ['ab* cd* ef* -gh*', PREFIXES],
+    [Array.from('abcdefghijklmnopqrstuvwxyz', (l) => `${l}${l}*`).join(' '), PREFIXES],
+    [words(16), null],
+    [words(17), TERMS],
+    [`"${words(16)}"`, null],
+    [`"${words(17)}"`, TERMS],
+    ['a*'.repeat(511) + 'a', TERMS],
+    [`${words(8)} -"${words(9)}"`, TERMS],
+    ['#v2.1-rc deploy', null],
+    [words(33), TERMS],
+    ['hel\u0000lo', CONTROL],
+    ['#ta\u0000g', CONTROL],
+    ['-ab\u0000c', CONTROL],
+    ['bell\u0007 x', CONTROL],
+    ['nel\u0085', CONTROL],
+    ['del\u007f', CONTROL],
+    ['tab\tand\nnew\rline\vand\fform', null],
+    ['zero\u200dwidth joiner', null],
+  ])('%j', (input, want) => {
+    expect(searchLimitViolation(input, parseSearchTerms(input))?.id ?? null).toBe(want);
+  });
+
+  test('the limits are the documented ones', () => {
+    expect(SEARCH_LIMITS).toMatchObject({ prefixMinChars: 2, prefixTerms: 3, indexWords: 16, parts: 32 });
+  });
+
+  test.each<[string, number]>([
+    ['de*', 2],
+    ['"quick br*"', 2],
+    ['ab-c*', 1],
+    ['e\u0301*', 1],
+  ])('prefix length of %j', (input, n) => {
+    expect(prefixLength(parseSearchTerms(input).terms[0])).toBe(n);
+  });
+
+  test('linear in the input: 1,024 characters of every shape in well under a second', () => {
+    const shapes = ['a*'.repeat(512), '\u0001'.repeat(1024), 'x'.repeat(1023) + '\u0000', '"'.repeat(1024), 'é'.repeat(1024)];
+    const started = Date.now();
+    for (const input of shapes) {
+      for (let i = 0; i < 20; i++) searchLimitViolation(input, parseSearchTerms(input));
+    }
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('SQLite walk: the words in the message column, the caller\'s channels in the channel column (migration 012)', () => {
+  test.each<[string | null, string[], string | null]>([
+    ['"deploy"', ['c1'], '{message} : ("deploy") AND {channel} : ("c1")'],
+    ['("a" OR "b") NOT ("c")', ['c1', 'c2'], '{message} : (("a" OR "b") NOT ("c")) AND {channel} : ("c1" OR "c2")'],
+    [null, ['c1', 'c2'], '{channel} : ("c1" OR "c2")'],
+  ])('%j in %j', (match, channels, want) => {
+    expect(sqliteWalk(match, channels)).toBe(want);
+  });
+
+  test('past SQLITE_CHANNEL_TERMS channels the channel is checked after the MATCH instead', () => {
+    const many = Array.from({ length: SQLITE_CHANNEL_TERMS + 1 }, (_, i) => `c${i}`);
+    expect(sqliteWalk('"deploy"', many)).toBe('{message} : ("deploy")');
+    expect(sqliteWalk(null, many)).toBeNull();
   });
 });
 

@@ -20,10 +20,10 @@ export const SQLITE_DOC_SLOTS = 1024;
 /** The largest create_at whose doc ids stay below 2^53, so JavaScript numbers hold them exactly (year 2248). */
 export const SQLITE_MAX_CREATE_AT = 8796093022207;
 
-const SQLITE_TRIGGERS = ['post_search_insert', 'post_search_update', 'post_search_delete'];
+export const SQLITE_TRIGGERS = ['post_search_insert', 'post_search_update', 'post_search_delete'];
 
 /** The doc id a new post gets: the next free slot of its millisecond (or, past 1024 posts in one, after the last). */
-function docIdFor(post: string): string {
+export function docIdFor(post: string): string {
   const base = `(MIN(MAX(${post}.create_at, 0), ${SQLITE_MAX_CREATE_AT}) * ${SQLITE_DOC_SLOTS})`;
   return `(SELECT CASE
       WHEN MAX(doc_id) IS NULL THEN ${base}
@@ -33,7 +33,7 @@ function docIdFor(post: string): string {
 }
 
 /** Whether a post (NEW or OLD in a trigger) belongs in the index: alive, and not a system message. */
-const indexable = (post: string) => `${post}.delete_at = 0 AND substr(${post}.type, 1, 7) <> 'system_'`;
+export const indexable = (post: string) => `${post}.delete_at = 0 AND substr(${post}.type, 1, 7) <> 'system_'`;
 
 async function upSqlite(knex: Knex): Promise<void> {
   await knex.raw(`CREATE TABLE post_search_docs (
@@ -69,9 +69,10 @@ async function upSqlite(knex: Knex): Promise<void> {
 
 /**
  * Fills the index from the posts table (what the migration does for existing posts, and what a bulk load that went
- * around the triggers can run again): oldest first, so doc ids follow creation order.
+ * around the triggers can run again): oldest first, so doc ids follow creation order. `withChannel`: the FTS5 table
+ * has the channel column of migration 012 (what SearchStore.rebuild fills).
  */
-export async function rebuildSqlite(knex: Knex): Promise<void> {
+export async function rebuildSqlite(knex: Knex, withChannel = false): Promise<void> {
   await knex.raw('DELETE FROM post_search');
   await knex.raw('DELETE FROM post_search_docs');
   // Up to 1024 posts per millisecond in one statement; any beyond that (never seen in practice) one by one.
@@ -84,7 +85,11 @@ export async function rebuildSqlite(knex: Knex): Promise<void> {
   for (const { id } of overflow) {
     await knex.raw(`INSERT INTO post_search_docs (doc_id, post_id, channel_id, user_id) SELECT ${docIdFor('p')}, p.id, p.channel_id, p.user_id FROM posts p WHERE p.id = ?`, [id]);
   }
-  await knex.raw('INSERT INTO post_search (rowid, message) SELECT d.doc_id, p.message FROM post_search_docs d JOIN posts p ON p.id = d.post_id ORDER BY d.doc_id');
+  await knex.raw(
+    withChannel
+      ? 'INSERT INTO post_search (rowid, message, channel) SELECT d.doc_id, p.message, d.channel_id FROM post_search_docs d JOIN posts p ON p.id = d.post_id ORDER BY d.doc_id'
+      : 'INSERT INTO post_search (rowid, message) SELECT d.doc_id, p.message FROM post_search_docs d JOIN posts p ON p.id = d.post_id ORDER BY d.doc_id',
+  );
 }
 
 async function downSqlite(knex: Knex): Promise<void> {
