@@ -38,6 +38,11 @@ export interface RealtimeEvent {
   /** Only connections of users with (true) or without (false) manage_system. */
   admins?: boolean;
   perRecipient?: PerRecipient;
+  /**
+   * A user's new system roles (user_role_updated): every process applies them to that user's sockets before it sends
+   * this event, so no later event is addressed by the old ones (a demoted admin's socket stops getting admin copies).
+   */
+  rolesChanged?: { userId: string; roles: string };
 }
 
 /** Sessions whose sockets must close at once: one user's, all of them or only some (revoked sessions or tokens). */

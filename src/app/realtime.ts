@@ -259,9 +259,14 @@ export class Realtime {
     ]);
   }
 
-  /** A user's new system roles, to that user only. */
+  /**
+   * A user's new system roles, to that user only; the event also carries them to the user's sockets on every process,
+   * which are addressed by them from then on (admin-only copies, typing permission).
+   */
   userRoleUpdated(userId: string, roles: string): void {
-    this.send(() => [{ event: 'user_role_updated', data: { user_id: userId, roles }, broadcast: broadcast({ user_id: userId }), audience: this.user(userId) }]);
+    this.send(() => [
+      { event: 'user_role_updated', data: { user_id: userId, roles }, broadcast: broadcast({ user_id: userId }), audience: this.user(userId), rolesChanged: { userId, roles } },
+    ]);
   }
 
   newUser(userId: string): void {

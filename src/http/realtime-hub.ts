@@ -18,13 +18,31 @@ export interface Connection {
   leftAt: number;
   /** A pong (or any frame) since the last ping. */
   alive: boolean;
-  /** Per channel, when this connection last had a typing event broadcast (user_typing is throttled). */
+}
+
+/** One user's connections on this process, and what is shared between them. */
+interface UserConnections {
+  /** Least recently (re)attached first: the order in which they give way to new ones past the per-user cap. */
+  conns: Set<Connection>;
+  /** How many of them have a socket. */
+  live: number;
+  /**
+   * Per channel, when this user last had a typing event broadcast: user_typing is throttled per user, not per socket,
+   * so opening more sockets does not multiply what the channel's members receive (review round 3, L9).
+   */
   typedAt: Map<string, number>;
 }
+
+/** Channels whose typing time a user's entry remembers; the oldest is forgotten past this (a forgotten one may type again at once). */
+const TYPING_CHANNELS_KEPT = 100;
 
 export interface HubOptions {
   /** Events kept per connection for replay (WebSocketSettings.ReplayBufferSize). */
   replayEvents: () => number;
+  /** Characters of frames kept per connection for replay (WebSocketSettings.ReplayBufferBytes); the oldest go first. */
+  replayBytes?: () => number;
+  /** Connections one user may hold on this process, live or waiting to resume (WebSocketSettings.MaxConnectionsPerUser). */
+  maxConnectionsPerUser?: () => number;
   /** How long a dropped connection can be resumed (WebSocketSettings.ReplayWindowSeconds), ms. */
   replayWindowMs: () => number;
   /** Bytes a socket may have queued before it is dropped as a slow consumer. */
@@ -56,15 +74,20 @@ function rawSocketOf(socket: WebSocket): Corkable | undefined {
 
 /**
  * This process's WebSocket connections, by user, and the delivery of events to them: each event's frame is built once
- * (without its seq), each connection numbers and records what it is sent (so a client that reconnects gets what it
- * missed), and a connection that cannot keep up is dropped rather than buffered without bound.
+ * (without its seq; a recipient's own variant once per user), each connection numbers and records what it is sent (so
+ * a client that reconnects gets what it missed), and a connection that cannot keep up is dropped rather than buffered
+ * without bound. What one user can make the process hold is bounded: their connections (live or resumable) by
+ * maxConnectionsPerUser, each connection's replay ring by count and size.
  */
 export class Hub implements EventSink {
-  private readonly byUser = new Map<string, Set<Connection>>();
+  private readonly byUser = new Map<string, UserConnections>();
   private readonly byId = new Map<string, Connection>();
-  /** Live sockets per user (their connections may also be waiting for a resume, socketless). */
-  private readonly liveByUser = new Map<string, number>();
   private activeCount = 0;
+  /**
+   * Told (with the user's id) when a user's system roles changed, after the new roles were applied to their
+   * connections: the WebSocket layer re-reads their sessions from the database.
+   */
+  onRolesChanged?: (userId: string) => void;
   /**
    * Sockets written to in this turn of the event loop, held corked until the turn's deliveries are done: the events a
    * socket gets from one batch of commits leave in one write (one system call) instead of one each. On a loaded
@@ -88,33 +111,39 @@ export class Hub implements EventSink {
     return this.activeCount;
   }
 
-  /** A new connection for an authenticated session; the caller sends its hello. */
+  /**
+   * A new connection for an authenticated session; the caller sends its hello. Past the user's cap, the connections
+   * waiting for a resume give way first (oldest first), then the live one attached longest ago, whose socket is
+   * closed (1008): the newest socket is the one the user is looking at (a reloaded tab, a phone back from the
+   * background), while an old one is most likely forgotten; its client reconnects and gets a new hello.
+   */
   open(session: Session, socket: WebSocket): Connection {
-    const conn: Connection = { id: newId(), session, socket, seq: 0, sent: new ReplayRing(), leftAt: 0, alive: true, typedAt: new Map() };
+    const conn: Connection = { id: newId(), session, socket, seq: 0, sent: new ReplayRing(), leftAt: 0, alive: true };
+    let user = this.byUser.get(session.userId);
+    if (!user) this.byUser.set(session.userId, (user = { conns: new Set(), live: 0, typedAt: new Map() }));
     this.byId.set(conn.id, conn);
-    let set = this.byUser.get(session.userId);
-    if (!set) this.byUser.set(session.userId, (set = new Set()));
-    set.add(conn);
-    this.gained(session.userId);
+    user.conns.add(conn);
+    // Counted before any other gives way: a user replacing their only socket does not flicker offline.
+    this.gained(session.userId, user);
+    const max = Math.max(1, this.options.maxConnectionsPerUser?.() ?? Infinity);
+    while (user.conns.size > max) {
+      let victim: Connection | undefined;
+      for (const c of user.conns) if (!c.socket && (!victim || c.leftAt < victim.leftAt)) victim = c;
+      // Else the live one attached longest ago (never the new one: it is the last of the set, and max is at least 1).
+      victim ??= user.conns.values().next().value as Connection;
+      this.forget(victim, 1008, 'too many connections for this user');
+    }
     return conn;
   }
 
-  private gained(userId: string): void {
+  private gained(userId: string, user: UserConnections): void {
     this.activeCount++;
-    const n = (this.liveByUser.get(userId) ?? 0) + 1;
-    this.liveByUser.set(userId, n);
-    if (n === 1) this.options.presence?.connected(userId);
+    if (++user.live === 1) this.options.presence?.connected(userId);
   }
 
-  private lost(userId: string): void {
+  private lost(userId: string, user: UserConnections): void {
     this.activeCount--;
-    const n = (this.liveByUser.get(userId) ?? 1) - 1;
-    if (n > 0) {
-      this.liveByUser.set(userId, n);
-      return;
-    }
-    this.liveByUser.delete(userId);
-    this.options.presence?.disconnected(userId);
+    if (--user.live === 0) this.options.presence?.disconnected(userId);
   }
 
   /** A resumable connection of this user, by the id its client kept. */
@@ -123,17 +152,27 @@ export class Hub implements EventSink {
     return conn && conn.session.userId === userId ? conn : undefined;
   }
 
+  /** This user's connections on this process (live or waiting to resume). */
+  connectionsOf(userId: string): Connection[] {
+    return [...(this.byUser.get(userId)?.conns ?? [])];
+  }
+
   /** Gives a connection a socket again (resume); a socket it still had is dropped. */
   reattach(conn: Connection, socket: WebSocket, session: Session): void {
+    const user = this.byUser.get(conn.session.userId);
+    if (!user) return;
     if (conn.socket) {
       const old = conn.socket;
       conn.socket = null;
       old.terminate();
-    } else this.gained(session.userId);
+    } else this.gained(session.userId, user);
     conn.socket = socket;
     conn.session = session;
     conn.leftAt = 0;
     conn.alive = true;
+    // Now the most recently attached: the last to give way to new connections.
+    user.conns.delete(conn);
+    user.conns.add(conn);
   }
 
   /** The socket went away: the connection waits for a resume until the replay window closes. */
@@ -141,21 +180,29 @@ export class Hub implements EventSink {
     if (conn.socket !== socket) return;
     conn.socket = null;
     conn.leftAt = this.options.now();
-    this.lost(conn.session.userId);
+    const user = this.byUser.get(conn.session.userId);
+    if (user) this.lost(conn.session.userId, user);
   }
 
-  /** Forgets a connection for good (its user logged out, or the window closed). */
-  private forget(conn: Connection): void {
+  /** Forgets a connection that will not be resumed (its client was given a new hello instead). */
+  discard(conn: Connection): void {
+    if (!conn.socket && this.byId.get(conn.id) === conn) this.forget(conn);
+  }
+
+  /** Forgets a connection for good (its user logged out, the window closed, or the user opened too many). */
+  private forget(conn: Connection, code?: number, reason?: string): void {
+    const userId = conn.session.userId;
+    const user = this.byUser.get(userId);
     if (conn.socket) {
       const socket = conn.socket;
       conn.socket = null;
-      socket.terminate();
-      this.lost(conn.session.userId);
+      if (code === undefined) socket.terminate();
+      else socket.close(code, reason);
+      if (user) this.lost(userId, user);
     }
     this.byId.delete(conn.id);
-    const set = this.byUser.get(conn.session.userId);
-    set?.delete(conn);
-    if (set && set.size === 0) this.byUser.delete(conn.session.userId);
+    user?.conns.delete(conn);
+    if (user && user.conns.size === 0) this.byUser.delete(userId);
   }
 
   /** Drops connections whose replay window has closed. */
@@ -172,7 +219,7 @@ export class Hub implements EventSink {
   /** Sends one event on one connection (numbered, recorded for replay): hello, and every delivery. */
   sendEvent(conn: Connection, prefix: string): void {
     const seq = conn.seq++;
-    conn.sent.push(prefix, this.options.replayEvents());
+    conn.sent.push(prefix, this.options.replayEvents(), this.options.replayBytes?.() ?? Infinity);
     this.write(conn, frameOf(prefix, seq));
   }
 
@@ -204,32 +251,68 @@ export class Hub implements EventSink {
   }
 
   deliver(event: RealtimeEvent): void {
+    // Before anything is sent: the event that announces new roles, and every later one, is addressed by them.
+    if (event.rolesChanged) this.applyRoles(event.rolesChanged.userId, event.rolesChanged.roles);
     const omit = event.omitUsers && event.omitUsers.length > 0 ? new Set(event.omitUsers) : undefined;
     const prefix = framePrefix(event.event, event.data, event.broadcast);
     const mentioned = event.perRecipient?.mentioned && event.perRecipient.mentioned.length > 0 ? new Set(event.perRecipient.mentioned) : undefined;
-    const to = (conn: Connection) => {
-      if (event.admins !== undefined && isSystemAdmin(conn.session.roles) !== event.admins) return;
-      const userId = conn.session.userId;
-      // Only a mentioned recipient learns that it is: its own id, as current Mattermost servers send it.
-      const own = mentioned?.has(userId) ? framePrefix(event.event, { ...event.data, mentions: JSON.stringify([userId]) }, event.broadcast) : prefix;
-      this.sendEvent(conn, own);
+    const to = (userId: string, user: UserConnections) => {
+      // Only a mentioned recipient learns that it is: its own id, as current Mattermost servers send it. Built once per
+      // user, not per connection: every connection's replay ring then holds the same string (one copy of a large post
+      // per user, not one per socket).
+      let own: string | undefined;
+      for (const conn of user.conns) {
+        if (event.admins !== undefined && isSystemAdmin(conn.session.roles) !== event.admins) continue;
+        own ??= mentioned?.has(userId) ? framePrefix(event.event, { ...event.data, mentions: JSON.stringify([userId]) }, event.broadcast) : prefix;
+        this.sendEvent(conn, own);
+      }
     };
     if (event.audience.kind === 'all') {
-      for (const [userId, set] of this.byUser) if (!omit?.has(userId)) for (const conn of set) to(conn);
+      for (const [userId, user] of this.byUser) if (!omit?.has(userId)) to(userId, user);
       return;
     }
     for (const userId of event.audience.userIds) {
       if (omit?.has(userId)) continue;
-      const set = this.byUser.get(userId);
-      if (set) for (const conn of set) to(conn);
+      const user = this.byUser.get(userId);
+      if (user) to(userId, user);
     }
+  }
+
+  /**
+   * A user's system roles changed (on any process: the event carrying them reaches every process): their connections,
+   * live and resumable, take them at once, and the WebSocket layer is told to re-read their sessions.
+   */
+  private applyRoles(userId: string, roles: string): void {
+    const user = this.byUser.get(userId);
+    if (!user) return;
+    for (const conn of user.conns) conn.session = { ...conn.session, roles };
+    this.onRolesChanged?.(userId);
+  }
+
+  /**
+   * Claims this user's typing event for a channel: true at most once per `intervalMs` per user and channel, however
+   * many sockets the user has here. A claim whose permission check then fails is given back with releaseTyping.
+   */
+  claimTyping(userId: string, channelId: string, now: number, intervalMs: number): boolean {
+    const user = this.byUser.get(userId);
+    if (!user) return false;
+    const last = user.typedAt.get(channelId);
+    if (last !== undefined && now - last < intervalMs) return false;
+    user.typedAt.delete(channelId);
+    user.typedAt.set(channelId, now);
+    if (user.typedAt.size > TYPING_CHANNELS_KEPT) user.typedAt.delete(user.typedAt.keys().next().value as string);
+    return true;
+  }
+
+  releaseTyping(userId: string, channelId: string): void {
+    this.byUser.get(userId)?.typedAt.delete(channelId);
   }
 
   /** Ends connections whose session was revoked, or every connection of a user (deactivated). */
   revoke(r: Revocation): void {
-    const set = this.byUser.get(r.userId);
-    if (!set) return;
-    for (const conn of [...set]) {
+    const user = this.byUser.get(r.userId);
+    if (!user) return;
+    for (const conn of [...user.conns]) {
       if (r.sessionIds && !r.sessionIds.includes(conn.session.id)) continue;
       this.forget(conn);
     }
@@ -249,9 +332,9 @@ export class Hub implements EventSink {
     }
   }
 
-  /** Every live connection, for re-checking their sessions. */
-  *live(): Iterable<Connection> {
-    for (const conn of this.byId.values()) if (conn.socket) yield conn;
+  /** Every connection, live or waiting to resume, for re-checking their sessions. */
+  *all(): Iterable<Connection> {
+    yield* this.byId.values();
   }
 
   closeAll(): void {

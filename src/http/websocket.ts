@@ -14,9 +14,12 @@ export const MAX_CLIENT_FRAME_BYTES = 8 * 1024;
 /** A socket that does not authenticate within this long is closed (Mattermost: 5 s). */
 const AUTH_TIMEOUT_MS = 5000;
 const PING_INTERVAL_MS = 30_000;
-/** How often live sockets re-check that their session still exists (a revocation elsewhere closes them sooner). */
+/**
+ * How often connections re-read their session: it must still exist (a revocation elsewhere closes them sooner), and
+ * its roles are taken again (a role change reaches them sooner, through user_role_updated).
+ */
 const SESSION_RECHECK_MS = 60_000;
-/** One `typing` broadcast per channel per connection at most this often: a flood of user_typing is absorbed. */
+/** One `typing` broadcast per channel per user (all their sockets together) at most this often: a flood is absorbed. */
 const TYPING_INTERVAL_MS = 1000;
 
 interface Request {
@@ -62,13 +65,15 @@ export function attachWebSocket(server: Server, app: App, options: WebSocketOpti
   ];
   for (const t of timers) t.unref();
 
-  /** Sessions revoked or expired by any means (on another process without Redis, or by time) lose their sockets. */
+  /**
+   * Sessions revoked or expired by any means (on another process without Redis, or by time) lose their connections;
+   * the others take their current roles (a role change missed, e.g. published while Redis was away). Connections
+   * waiting to resume too: they record events, addressed by their roles.
+   */
   async function recheckSessions(): Promise<void> {
-    for (const conn of [...hub.live()]) {
-      const token = tokens.get(conn);
-      if (!token) continue;
+    for (const conn of [...hub.all()]) {
       try {
-        if (!(await app.sessions.check(token))) hub.revoke({ userId: conn.session.userId, sessionIds: [conn.session.id] });
+        await refresh(conn);
       } catch (err) {
         options.onError(err, 'websocket session re-check failed');
         return;
@@ -76,6 +81,38 @@ export function attachWebSocket(server: Server, app: App, options: WebSocketOpti
     }
   }
   const tokens = new WeakMap<Connection, string>();
+  /**
+   * Bumped whenever a connection's session is replaced (a resume, roles applied from an event): a re-read that
+   * started before then is stale when it ends, and is not applied.
+   */
+  const epochs = new WeakMap<Connection, number>();
+  const bump = (conn: Connection) => epochs.set(conn, (epochs.get(conn) ?? 0) + 1);
+
+  /**
+   * Re-reads a connection's session from the database: undefined (and the connection closed) when it is gone,
+   * else the session with the user's current roles, which the connection takes.
+   */
+  async function refresh(conn: Connection): Promise<Session | undefined> {
+    const token = tokens.get(conn);
+    if (!token) return conn.session;
+    const epoch = epochs.get(conn);
+    const fresh = await app.sessions.check(token);
+    if (!fresh) {
+      hub.revoke({ userId: conn.session.userId, sessionIds: [conn.session.id] });
+      return undefined;
+    }
+    if (epochs.get(conn) === epoch) conn.session = fresh;
+    return conn.session;
+  }
+
+  // A user's roles changed (on this process or another): their connections took the roles the event carries; they
+  // are also read again from the database, which has the last word should two changes cross between processes.
+  hub.onRolesChanged = (userId) => {
+    for (const conn of hub.connectionsOf(userId)) {
+      bump(conn);
+      refresh(conn).catch((err: unknown) => options.onError(err, 'websocket session refresh failed'));
+    }
+  };
 
   const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://parley.invalid');
@@ -121,9 +158,12 @@ export function attachWebSocket(server: Server, app: App, options: WebSocketOpti
         hub.reattach(previous, ws, s);
         conn = previous;
         tokens.set(conn, t);
+        bump(conn);
         for (const frame of missed) ws.send(frame);
         return;
       }
+      // Its client gets a new hello and a new connection id: the old connection will never be resumed.
+      if (previous) hub.discard(previous);
       conn = hub.open(s, ws);
       tokens.set(conn, t);
       hub.sendEvent(conn, helloPrefix(conn, s));
@@ -188,18 +228,18 @@ export function attachWebSocket(server: Server, app: App, options: WebSocketOpti
           const channelId = data.channel_id;
           if (!isValidId(channelId)) return fail('api.websocket_handler.invalid_param.app_error', 'Invalid channel_id parameter.', 400);
           const parentId = typeof data.parent_id === 'string' ? data.parent_id : '';
-          const last = conn.typedAt.get(channelId) ?? -Infinity;
-          const now = options.now();
-          if (now - last >= TYPING_INTERVAL_MS) {
-            // Claimed before the permission check (which waits on the database): a burst of requests gets one event.
-            const typedAt = conn.typedAt;
-            typedAt.set(channelId, now);
-            if (typedAt.size > 100) typedAt.delete(typedAt.keys().next().value as string);
-            if (!(await app.channels.canPost(conn.session, channelId))) {
-              typedAt.delete(channelId);
+          const userId = conn.session.userId;
+          // Claimed (per user, across their sockets) before the permission check, which waits on the database: a burst
+          // of requests gets one event.
+          if (hub.claimTyping(userId, channelId, options.now(), TYPING_INTERVAL_MS)) {
+            // Decided with the session as it is now, not as it was when the socket connected (roles change).
+            const session = await refresh(conn);
+            if (!session) return;
+            if (!(await app.channels.canPost(session, channelId))) {
+              hub.releaseTyping(userId, channelId);
               return fail('api.context.permissions.app_error', 'You do not have the appropriate permissions.', 403);
             }
-            app.realtime.typing(channelId, conn.session.userId, parentId);
+            app.realtime.typing(channelId, userId, parentId);
           }
           return ok();
         }

@@ -78,6 +78,31 @@ describeWithRedis('two processes sharing Redis', () => {
     await s.closed;
   });
 
+  test("a user demoted through A loses the admin copies on B at once (their socket's roles follow the user's)", async () => {
+    const x = await createUser(a, world.admin);
+    await world.admin.api.post(`/api/v4/teams/${world.teamId}/members`, { team_id: world.teamId, user_id: x.id }).expect(201);
+    await a.http(world.admin.token).put(`/api/v4/users/${x.id}/roles`, { roles: 'system_user system_admin' }).expect(200);
+    const onB = await socketOn(b, x);
+    const adminOnB = await socketOn(b, world.admin);
+    await a.http(world.admin.token).put('/api/v4/config/patch', { TeamSettings: { MaxNotificationsPerChannel: 990 } }).expect(200);
+    await onB.next((f) => f.event === 'config_changed');
+    await a.http(world.admin.token).put(`/api/v4/users/${x.id}/roles`, { roles: 'system_user' }).expect(200);
+    await onB.next((f) => f.event === 'user_role_updated' && f.data?.roles === 'system_user');
+    const mark = onB.events.length;
+    const adminMark = adminOnB.events.length;
+    await a.http(world.admin.token).put('/api/v4/config/patch', { TeamSettings: { MaxNotificationsPerChannel: 991 } }).expect(200);
+    await adminOnB.next((f) => f.event === 'config_changed', { from: adminMark });
+    const post = (await postOn(a, world.admin, world.townSquareId, 'deleted on A')).body;
+    await a.http(world.admin.token).delete(`/api/v4/posts/${post.id}`).expect(200);
+    const deleted = await onB.next((f) => f.event === 'post_deleted' && postOf(f).id === post.id, { from: mark });
+    expect(deleted.data).not.toHaveProperty('delete_by');
+    expect(onB.events.slice(mark).filter((f) => f.event === 'config_changed')).toEqual([]);
+    // Typing into a private channel they are not in is refused on B too.
+    const typed = onB.send('user_typing', { channel_id: privateId });
+    expect((await onB.reply(typed)).error).toMatchObject({ status_code: 403 });
+    expect(onB.problems).toEqual([]);
+  });
+
   test('with Redis gone, sockets stay up and each process delivers to its own; nothing crashes', async () => {
     const memberOnA = await socketOn(a, world.member);
     const adminOnA = await socketOn(a, world.admin);

@@ -57,3 +57,65 @@ test('dropping to capacity 0 forgets everything; growing again keeps only what i
   expect(ring.since(7, 10)).toBeUndefined();
   expect(ring.since(-1, 10)).toBeUndefined();
 });
+
+describe('bounded by size as well as by count (review round 3, H2)', () => {
+  test('past the size bound the oldest frames go first; the count bound still applies', () => {
+    const ring = new ReplayRing();
+    // Frames of 10 characters, at most 35 characters kept: three fit, the fourth pushes the oldest out.
+    for (let seq = 0; seq < 5; seq++) ring.push(`f${seq}`.padEnd(10, '.'), 100, 35);
+    expect(ring.size).toBe(3);
+    expect(ring.length).toBe(30);
+    expect(ring.since(2, 5)?.map((e) => e.seq)).toEqual([2, 3, 4]);
+    expect(ring.since(1, 5)).toBeUndefined();
+    // One large frame makes room by pushing out as many small ones as it needs.
+    ring.push('L'.repeat(25), 100, 35);
+    expect(ring.since(4, 6)?.map((e) => `${e.seq}:${e.prefix.length}`)).toEqual(['4:10', '5:25']);
+    expect(ring.since(3, 6)).toBeUndefined();
+  });
+
+  test('a frame larger than the bound on its own empties the ring: only an up-to-date client can resume', () => {
+    const ring = fed(3, 10);
+    ring.push('x'.repeat(50), 10, 40);
+    expect(ring.size).toBe(0);
+    expect(ring.length).toBe(0);
+    expect(ring.since(4, 4)).toEqual([]);
+    expect(ring.since(3, 4)).toBeUndefined();
+    ring.push('e4', 10, 40);
+    expect(seqs(ring, 4, 5)).toEqual(['4:e4']);
+  });
+
+  test('many large frames: what a connection holds stays under the bound whatever it is sent', () => {
+    const ring = new ReplayRing();
+    const big = 'p'.repeat(300_000);
+    for (let seq = 0; seq < 128; seq++) ring.push(`${seq}${big}`, 128, 1024 * 1024);
+    expect(ring.length).toBeLessThanOrEqual(1024 * 1024);
+    expect(ring.size).toBe(3);
+    expect(ring.since(125, 128)?.map((e) => e.seq)).toEqual([125, 126, 127]);
+  });
+
+  test('the slots of frames let go no longer hold them (nothing large stays reachable past the bound)', () => {
+    const ring = new ReplayRing();
+    for (let seq = 0; seq < 4; seq++) ring.push('y'.repeat(100) + seq, 10, 250);
+    const held = (ring as unknown as { items: string[] }).items.reduce((n, s) => n + s.length, 0);
+    expect(held).toBe(ring.length);
+    expect(held).toBeLessThanOrEqual(250);
+  });
+
+  test('wrapping with both bounds keeps the order and the seqs right', () => {
+    const ring = new ReplayRing();
+    const sizes = [5, 1, 7, 3, 2, 9, 4, 4, 1, 6, 8, 2, 3];
+    sizes.forEach((n, seq) => ring.push(`${seq}:`.padEnd(n + 3, '-'), 4, 20));
+    // Rebuild what should be kept from the newest back: at most 4 frames, at most 20 characters.
+    const want: number[] = [];
+    let total = 0;
+    for (let seq = sizes.length - 1; seq >= 0 && want.length < 4; seq--) {
+      const len = Math.max(`${seq}:`.length, sizes[seq] + 3);
+      if (total + len > 20) break;
+      total += len;
+      want.unshift(seq);
+    }
+    expect(ring.since(want[0], sizes.length)?.map((e) => e.seq)).toEqual(want);
+    expect(ring.since(want[0] - 1, sizes.length)).toBeUndefined();
+    expect(ring.length).toBe(total);
+  });
+});
