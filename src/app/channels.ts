@@ -45,9 +45,25 @@ const SCHEME_CHANNEL_ROLES = new Set(['channel_user', 'channel_admin']);
 const OTHER_SCOPE_ROLES = new Set(['team_user', 'team_admin', 'team_guest', 'system_user', 'system_admin', 'system_guest', 'system_user_access_token']);
 const ROLE_NAME = /^[a-z0-9_]{1,64}$/;
 
-/** A member's copy of another member as Mattermost sanitises it: when that member was last there is theirs. */
+/**
+ * Another member as a caller sees them: Mattermost's rule (SanitizeForCurrentUser: their last_viewed_at and
+ * last_update_at are -1), and Parley also blanks their unread counts (-1) and notification settings ({}), which
+ * tell as much about when they last read the channel. The caller's own member stays complete; every other caller,
+ * system admins included (as in Mattermost), gets the blanked copy.
+ */
 function sanitizeMember(member: ChannelMember, viewerId: string): ChannelMember {
-  return member.user_id === viewerId ? member : { ...member, last_viewed_at: -1, last_update_at: -1 };
+  if (member.user_id === viewerId) return member;
+  return {
+    ...member,
+    last_viewed_at: -1,
+    last_update_at: -1,
+    msg_count: -1,
+    msg_count_root: -1,
+    mention_count: -1,
+    mention_count_root: -1,
+    urgent_mention_count: -1,
+    notify_props: {},
+  };
 }
 
 export class ChannelsService {
@@ -235,7 +251,8 @@ export class ChannelsService {
     const channel = await this.deps.stores.channels.get(channelId);
     if (!channel) throw channelNotFound();
     await this.authz.requireChannel(session, channel, 'read_channel');
-    return this.deps.stores.channels.listMembers(channelId, page, perPage);
+    const members = await this.deps.stores.channels.listMembers(channelId, page, perPage);
+    return members.map((m) => sanitizeMember(m, session.userId));
   }
 
   async member(channelId: string, userId: string, session: Session): Promise<ChannelMember> {
@@ -244,7 +261,7 @@ export class ChannelsService {
     await this.authz.requireChannel(session, channel, 'read_channel');
     const member = await this.deps.stores.channels.getMember(channelId, userId);
     if (!member) throw AppError.notFound('app.channel.get_member.missing.app_error', 'No channel member found for that user ID and channel ID.');
-    return member;
+    return sanitizeMember(member, session.userId);
   }
 
   async removeMember(channelId: string, id: string, session: Session): Promise<void> {

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { isValidId } from '../lib/ids';
 import { SingleFlight } from '../lib/single-flight';
-import { codePointLength, splitByCodePoints } from '../lib/text';
+import { splitByCodePoints } from '../lib/text';
 import { AppError, POST_LIMITS, WEBHOOK_IDEMPOTENCY, WEBHOOK_RESERVED_PROPS, isDatabaseError, type Channel, type IncomingWebhook, type Post, type UserRecord, type WebhookPayload } from '../model';
 import type { TxStores } from '../store';
 import type { HookProbe } from '../store/webhooks-store';
 import type { ChannelsService } from './channels';
 import type { Deps } from './deps';
-import type { PostsService } from './posts';
+import { propsFit, type PostsService } from './posts';
 import type { PostCommit, PostWriter } from './post-writer';
 import type { Realtime } from './realtime';
 import { newPost } from './records';
@@ -24,6 +24,10 @@ import {
 import type { WebhookCache } from './webhook-cache';
 
 const hookNotFound = () => AppError.notFound('web.incoming_webhook.invalid.app_error', 'Invalid webhook.');
+// A named channel that is missing or that the hook's creator may not post to: one answer for both.
+const channelNotFound = () => AppError.notFound('web.incoming_webhook.channel.app_error', "Couldn't find the channel.");
+// An @user target that is missing or deactivated.
+const userNotFound = () => AppError.notFound('web.incoming_webhook.user.app_error', "Couldn't find the user.");
 
 // Printable ASCII only: a key is an opaque token (a UUID, a job id), and the limit counts characters as bytes.
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]+$/;
@@ -92,6 +96,18 @@ export class HookExecution {
         throw err;
       }
     });
+  }
+
+  /**
+   * Whether a hook with this key exists: asked before a request's body is read, so an unknown key costs one indexed
+   * read and no decoding. A cached hook answers at once (no promise); a missing one is never cached (made-up keys
+   * must not push real hooks out). A stale entry (a hook deleted on another process; this one's deletions drop it at
+   * once) lets bodies through only until the next post through it finds the hook gone and drops it.
+   */
+  hookExists(hookId: string): boolean | Promise<boolean> {
+    if (!isValidId(hookId)) return false;
+    if (this.cache.cachedHook(hookId)) return true;
+    return this.cache.hook(hookId, false).then((hook) => hook !== undefined);
   }
 
   /** Forgets Idempotency-Key answers past their 24 hours (run periodically: see App.startMaintenance). */
@@ -169,26 +185,35 @@ export class HookExecution {
     );
   }
 
+  /**
+   * The hook, its creator and the channel a payload goes to. Whoever holds a hook's URL (often a third party) learns
+   * nothing about the team from the answers: a private channel the creator may not post to answers exactly as a
+   * missing name, and a deactivated user as an unknown one; neither message names anything.
+   */
   private async resolve(hookId: string, channelName: string, fresh: boolean): Promise<Resolved> {
     const { stores } = this.deps;
     const hook = await this.cache.hook(hookId, fresh);
     if (!hook) throw hookNotFound();
+    // First, so that a hook whose creator is gone creates no direct channel on their behalf.
+    const creator = await this.cache.user(hook.user_id, fresh);
+    if (!creator || creator.delete_at !== 0) throw new AppError('web.incoming_webhook.user.app_error', "Couldn't find the user who owns this webhook.", 403);
     let channel: Channel | undefined;
     const target = channelName.trim();
     if (target.startsWith('@')) {
       // A locked hook may post only to its own channel, and a direct channel never is that channel.
       if (hook.channel_locked) throw lockedError(hook.channel_id);
-      const user = await stores.users.getByUsername(target.slice(1));
-      if (!user || user.delete_at !== 0) {
-        throw AppError.notFound('web.incoming_webhook.user.app_error', `Couldn't find the user ${target.slice(1)}.`);
-      }
+      // Usernames are lower-case; folding keeps SQLite and MySQL (case-insensitive collation) answering alike.
+      const user = await stores.users.getByUsername(target.slice(1).toLowerCase());
+      if (!user || user.delete_at !== 0) throw userNotFound();
       channel = await this.channels.getOrCreateDirect(hook.user_id, user.id);
     } else if (target !== '') {
       // Channel names are lower-case; folding the input keeps SQLite (case-sensitive) and MySQL (case-insensitive
       // collation) answering alike.
       const name = (target.startsWith('#') ? target.slice(1) : target).toLowerCase();
       channel = await this.cache.channelByName(hook.team_id, name, fresh);
-      if (!channel) throw AppError.notFound('web.incoming_webhook.channel.app_error', "Couldn't find the channel.");
+      // Checked before the lock and the archive: for a channel the creator may not post to, even "this exists" is
+      // more than the URL's holder may learn.
+      if (!channel || (channel.type !== 'O' && !(await this.cache.isMember(channel.id, creator.id, fresh)))) throw channelNotFound();
     } else {
       channel = await this.cache.channel(hook.channel_id, fresh);
       if (!channel) throw AppError.notFound('app.channel.get.existing.app_error', 'Unable to find the existing channel.');
@@ -197,10 +222,9 @@ export class HookExecution {
     if (channel.delete_at !== 0) {
       throw AppError.badRequest('api.post.create_post.can_not_post_to_deleted.error', 'Can not post to deleted channel.');
     }
-    const creator = await this.cache.user(hook.user_id, fresh);
-    if (!creator || creator.delete_at !== 0) throw new AppError('web.incoming_webhook.user.app_error', "Couldn't find the user who owns this webhook.", 403);
+    // The hook's own channel (whose creator may have left it since): no name in the message either.
     if (channel.type !== 'O' && !(await this.cache.isMember(channel.id, creator.id, fresh))) {
-      throw new AppError('web.incoming_webhook.permissions.app_error', `User ${creator.username} does not have appropriate permissions to channel ${channel.name}.`, 403);
+      throw new AppError('web.incoming_webhook.permissions.app_error', 'Inappropriate channel permissions.', 403);
     }
     return { hook, creator, channel };
   }
@@ -227,8 +251,9 @@ export class HookExecution {
       if (emoji) props.override_icon_emoji = emoji;
     }
     const lastProps = attachments.length > 0 ? { ...props, attachments } : props;
-    if (codePointLength(JSON.stringify(lastProps)) > POST_LIMITS.propsRunes) {
-      throw AppError.badRequest('web.incoming_webhook.split_props_length.app_error', `Unable to split webhook props into ${POST_LIMITS.propsRunes} character parts.`);
+    // The props as stored (attachments and the server's own included) are bounded as any post's (POST_LIMITS.propsBytes).
+    if (!propsFit(lastProps)) {
+      throw AppError.badRequest('web.incoming_webhook.split_props_length.app_error', `Unable to split webhook props into ${POST_LIMITS.propsBytes} byte parts.`);
     }
     const type = attachments.length > 0 ? 'slack_attachment' : (payload.type ?? '').trim();
     const rootId = payload.root_id ?? '';

@@ -2,6 +2,7 @@ import { newId } from '../lib/ids';
 import { AppError, TEAM_LIMITS, type Channel, type CreateTeamInput, type Session, type Team, type TeamMember, type TeamPatch, type TeamStats, type TeamUnread } from '../model';
 import type { ChannelUnreadRow } from '../store/channels-store';
 import { isDatabaseError } from '../model/store-errors';
+import { domainNotAllowed, isTeamEmailAllowed } from './allowed-domains';
 import { Authz } from './authz';
 import type { ChannelsService } from './channels';
 import type { Deps } from './deps';
@@ -112,7 +113,10 @@ export class TeamsService {
     return Promise.all(teams.map((t) => this.show(t, session)));
   }
 
-  /** Joins a user to a team (and its town-square and off-topic): self-join for open teams, else add_user_to_team. */
+  /**
+   * Joins a user to a team (and its town-square and off-topic): self-join for open teams, else add_user_to_team.
+   * The user's email must be in the team's allowed_domains when it has any (Mattermost's IsTeamEmailAllowed).
+   */
   async addMember(teamId: string, userId: string, session: Session): Promise<TeamMember> {
     const { stores } = this.deps;
     const team = await stores.teams.get(teamId);
@@ -121,6 +125,8 @@ export class TeamsService {
     if (!selfJoinOpen) await this.authz.requireTeam(session, teamId, 'add_user_to_team');
     const user = await stores.users.get(userId);
     if (!user || user.delete_at !== 0) throw AppError.notFound('app.user.missing_account.const', 'Unable to find the user.');
+    // Before the membership is looked at, as in Mattermost: a member outside the list is not re-added either.
+    if (!isTeamEmailAllowed(user, team)) throw domainNotAllowed();
     const existing = await stores.teams.getMember(teamId, userId);
     if (existing && existing.delete_at === 0) return existing;
     const now = this.deps.now();

@@ -40,6 +40,11 @@ export class WebhookCache {
 
   constructor(private readonly stores: Stores) {}
 
+  /** The cached hook, without reading the database: lets a caller answer at once when it is there. */
+  cachedHook(id: string): IncomingWebhook | undefined {
+    return this.hooks.get(id);
+  }
+
   async hook(id: string, fresh: boolean): Promise<IncomingWebhook | undefined> {
     const cached = fresh ? undefined : this.hooks.get(id);
     if (cached) return cached;

@@ -10,42 +10,52 @@ export type Logger = pino.Logger;
 
 export const MASKED_HOOK_ID = '{hook_id}';
 
+// A run of percent-escapes, decoded as one (a multi-byte character spans several).
+const ESCAPES = /(?:%[0-9A-Fa-f]{2})+/g;
+
+function decodeRun(run: string): string {
+  try {
+    return decodeURIComponent(run);
+  } catch {
+    // Not UTF-8 as a whole ("%68%6F%6F%6B%73%C3"): its ASCII escapes still decode, so no word hides behind a bad byte.
+    return run.replace(/%([0-7][0-9A-Fa-f])/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  }
+}
+
 function decoded(path: string): string {
   let out = path;
-  // Up to three rounds: "%252F" is a "/" sent twice encoded; a key hidden that way is still a key.
-  for (let i = 0; i < 3 && out.includes('%'); i++) {
-    try {
-      out = decodeURIComponent(out);
-    } catch {
-      break;
-    }
-  }
+  // Up to three rounds: "%252F" is a "/" sent twice encoded; a key hidden that way is still a key. Run by run, so
+  // one malformed escape ("%ZZ", a lone "%C3") leaves the others decoded.
+  for (let i = 0; i < 3 && out.includes('%'); i++) out = out.replace(ESCAPES, decodeRun);
   return out;
 }
 
+// Words that may follow `hooks` in a path and are no secret: the management paths' and dot segments.
+const HOOK_PATH_WORDS = new Set(['', '.', '..', 'incoming', 'outgoing']);
+// A key-like run inside a segment that only resembles `hooks` ("hooks;KEY", "hooks.KEY"): Parley's keys are 26
+// letters and digits; any run of 20 or more is masked.
+const KEY_LIKE = /[A-Za-z0-9]{20,}/g;
+// `hooks`, also with something stuck to it ("hooks;x", " hooks", "hooks."), but not a word that merely ends in it.
+const HOOKS_SEGMENT = /^[^a-z0-9]*hooks/;
+
 /**
- * Paths as they may be logged: a hook key is a secret (whoever has it can post), so the segment after `hooks` (or
- * after `hooks/incoming`) never reaches a log line, however the path is spelled: doubled or trailing slashes, any
- * letter case, percent-encoding (of the key, the slashes or the word itself), the API's management paths included.
+ * Paths as they may be logged: a hook key is a secret (whoever has it can post), so once a path reaches a `hooks`
+ * segment every later segment is masked, except the fixed words of the management paths and `.`/`..`, however the
+ * path is spelled: doubled or trailing slashes, `\` for `/`, dot segments (`/hooks/./KEY`, `/hooks/x/../KEY`), any
+ * letter case, percent-encoding (of the key, the slashes or the word itself). A segment that starts with `hooks`
+ * ("hooks;KEY") has its key-like runs masked and masks what follows it too. The query string is never logged.
  */
 export function loggablePath(url: string | undefined): string {
-  const path = decoded((url ?? '').split('?')[0].split('#')[0]);
-  let state: 'none' | 'hooks' | 'incoming' = 'none';
+  const path = decoded((url ?? '').split('?')[0].split('#')[0]).replace(/\\/g, '/');
+  let underHooks = false;
   return path
     .split('/')
     .map((segment) => {
-      if (segment === '') return segment;
       const word = segment.toLowerCase();
-      if (state === 'hooks' && word === 'incoming') {
-        state = 'incoming';
-        return segment;
-      }
-      if (state !== 'none') {
-        state = 'none';
-        return MASKED_HOOK_ID;
-      }
-      if (word === 'hooks') state = 'hooks';
-      return segment;
+      if (underHooks) return HOOK_PATH_WORDS.has(word) ? segment : MASKED_HOOK_ID;
+      if (!HOOKS_SEGMENT.test(word)) return segment;
+      underHooks = true;
+      return word === 'hooks' ? segment : segment.replace(KEY_LIKE, MASKED_HOOK_ID);
     })
     .join('/');
 }

@@ -307,6 +307,43 @@ describe('GetChannelMembers, GetChannelMember and RemoveUserFromChannel', () => 
     expectAppError(await member.api.get(`/api/v4/channels/${channel.id}/members/${outsider.id}`), 404, 'app.channel.get_member.missing.app_error');
   });
 
+  test("another member's read state and notification settings are hidden (-1, {}); the caller's own member is complete", async () => {
+    const channel = await createChannel(owner, 'O');
+    await owner.api.post(`/api/v4/channels/${channel.id}/members`, { user_ids: [member.id] }).expect(201);
+    await post(owner, channel.id, `hello @${member.username}`);
+    const hidden = {
+      last_viewed_at: -1,
+      last_update_at: -1,
+      msg_count: -1,
+      msg_count_root: -1,
+      mention_count: -1,
+      mention_count_root: -1,
+      urgent_mention_count: -1,
+      notify_props: {},
+    };
+    // A member, a team member who never joined this public channel, and a system admin (as in Mattermost) alike.
+    for (const viewer of [member, other, sysadmin]) {
+      const list = (await viewer.api.get(`/api/v4/channels/${channel.id}/members`).expect(200)).body as Array<Record<string, unknown>>;
+      for (const m of list.filter((x) => x.user_id !== viewer.id)) expect(m).toMatchObject(hidden);
+      const one = (await viewer.api.get(`/api/v4/channels/${channel.id}/members/${owner.id}`).expect(200)).body;
+      expect(one).toEqual({ ...one, ...hidden });
+      // What is not read state stays: who they are and their roles.
+      expect(one).toMatchObject({ channel_id: channel.id, user_id: owner.id, roles: 'channel_user channel_admin', scheme_admin: true });
+    }
+    // The caller's own member, by id, as me and in the list, is complete: it is what the apps' unread markers read.
+    const mine = (await member.api.get(`/api/v4/channels/${channel.id}/members/${member.id}`).expect(200)).body;
+    expect(mine).toMatchObject({ user_id: member.id, mention_count: 1, msg_count: 0 });
+    expect(mine.last_viewed_at).toBeGreaterThanOrEqual(0);
+    expect(mine.last_update_at).toBeGreaterThan(0);
+    expect(mine.notify_props).toMatchObject({ desktop: 'default', mark_unread: 'all' });
+    expect((await member.api.get(`/api/v4/channels/${channel.id}/members/me`).expect(200)).body).toEqual(mine);
+    const listed = (await member.api.get(`/api/v4/channels/${channel.id}/members`).expect(200)).body.find((m: { user_id: string }) => m.user_id === member.id);
+    expect(listed).toEqual(mine);
+    const ownerOwn = (await owner.api.get(`/api/v4/channels/${channel.id}/members/me`).expect(200)).body;
+    expect(ownerOwn.msg_count).toBe(1);
+    expect(ownerOwn.last_viewed_at).toBeGreaterThan(0);
+  });
+
   test('members of a private channel are hidden from non-members', async () => {
     const channel = await createChannel(owner, 'P');
     expectAppError(await member.api.get(`/api/v4/channels/${channel.id}/members`), 403, 'api.context.permissions.app_error');

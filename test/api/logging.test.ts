@@ -4,6 +4,8 @@
 import pino from 'pino';
 import { Writable } from 'node:stream';
 import { startParley, type Parley } from '../../src/parley';
+import { loggablePath } from '../../src/http/logger';
+import { send } from '../support/http';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 
 let db: TestDatabase;
@@ -93,5 +95,66 @@ describe('the request log', () => {
     expect(text).not.toContain(hookKey);
     expect(text.toLowerCase()).not.toContain(hookKey.toLowerCase());
     expect(logged.filter((l) => String(l.path).includes('{hook_id}')).length).toBeGreaterThanOrEqual(requests.length - 1);
+  });
+
+  test('dot segments and backslashes sent as they are (no client normalises them away) never log the key either', async () => {
+    // A live key: the raw request lines below reach the server exactly as written (fetch would resolve them).
+    const town = (await (await fetch(`${parley.url}/api/v4/users/me/teams`, { headers: { Authorization: `Bearer ${token}` } })).json()) as Array<{ id: string }>;
+    const channel = (await (await fetch(`${parley.url}/api/v4/teams/${town[0].id}/channels/name/town-square`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { id: string };
+    const created = await fetch(`${parley.url}/api/v4/hooks/incoming`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ channel_id: channel.id, display_name: 'dots' }),
+    });
+    const key = ((await created.json()) as { id: string }).id;
+    const auth = { Authorization: `Bearer ${token}` };
+    const paths: Array<[string, string, Record<string, string>]> = [
+      ['POST', `/hooks/./${key}`, {}],
+      ['POST', `/hooks/x/../${key}`, {}],
+      ['POST', `/hooks\\${key}`, {}],
+      ['POST', `/hooks%5C${key}`, {}],
+      ['POST', `/hooks/.%2E/${key}`, {}],
+      ['POST', `/hooks/./../hooks/${key}`, {}],
+      ['POST', `/hooks;x/${key}`, {}],
+      ['POST', `/hooks;${key}`, {}],
+      ['POST', `/%68%6F%6F%6B%73%C3/${key}`, {}],
+      ['GET', `/api/v4/hooks/incoming/x/../${key}`, auth],
+      ['GET', `/api/v4/hooks/incoming/./${key}`, auth],
+      ['GET', `/api/v4/hooks\\incoming\\${key}`, auth],
+    ];
+    const before = lines.length;
+    for (const [method, path, headers] of paths) {
+      await send(parley.url, { method, path, headers: { 'Content-Type': 'application/json', ...headers }, body: method === 'POST' ? '{"text":"hi"}' : undefined });
+    }
+    const logged = lines.slice(before);
+    expect(logged.length).toBeGreaterThanOrEqual(paths.length);
+    expect(JSON.stringify(logged).toLowerCase()).not.toContain(key);
+  });
+});
+
+describe('loggablePath', () => {
+  const KEY = 'abcdefghijklmnopqrstuvwxyz';
+  test.each<[string, string]>([
+    [`/hooks/${KEY}`, '/hooks/{hook_id}'],
+    [`/hooks/./${KEY}`, '/hooks/./{hook_id}'],
+    [`/hooks/x/../${KEY}`, '/hooks/{hook_id}/../{hook_id}'],
+    [`/hooks\\${KEY}`, '/hooks/{hook_id}'],
+    [`/hooks%5c${KEY}`, '/hooks/{hook_id}'],
+    [`/hooks%255C${KEY}`, '/hooks/{hook_id}'],
+    [`/HOOKS/${KEY}?x=${KEY}`, '/HOOKS/{hook_id}'],
+    [`/hooks;x/${KEY}`, '/hooks;x/{hook_id}'],
+    [`/hooks;${KEY}`, '/hooks;{hook_id}'],
+    [`/hooks%3F${KEY}`, '/hooks?{hook_id}'],
+    [`/%68%6F%6F%6B%73%C3/${KEY}`, '/hooks%C3/{hook_id}'],
+    [`/hooks/${KEY}/more/${KEY}`, '/hooks/{hook_id}/{hook_id}/{hook_id}'],
+    [`/api/v4/hooks/incoming/${KEY}`, '/api/v4/hooks/incoming/{hook_id}'],
+    [`/api/v4/hooks/incoming/x/../${KEY}`, '/api/v4/hooks/incoming/{hook_id}/../{hook_id}'],
+    [`/api/v4/hooks/outgoing/${KEY}/regen_token`, '/api/v4/hooks/outgoing/{hook_id}/{hook_id}'],
+    ['/api/v4/hooks/incoming', '/api/v4/hooks/incoming'],
+    // Paths without a hooks segment keep their ids: the log must still say which channel or user a request was about.
+    [`/api/v4/channels/${KEY}/members`, `/api/v4/channels/${KEY}/members`],
+    [`/api/v4/teams/name/webhooks-team/channels/${KEY}`, `/api/v4/teams/name/webhooks-team/channels/${KEY}`],
+  ])('%s → %s', (path, want) => {
+    expect(loggablePath(path)).toBe(want);
   });
 });

@@ -283,6 +283,64 @@ describe('AddTeamMember', () => {
   });
 });
 
+describe("AddTeamMember and the team's allowed_domains (Mattermost's IsTeamEmailAllowed)", () => {
+  const refused = 'api.team.join_user_to_team.allowed_domains.app_error';
+  const restricted = async (allowedDomains: string, type: 'O' | 'I' = 'O') => {
+    const name = uniqueName('dom');
+    const res = await alice.api.post('/api/v4/teams', { name, display_name: name, type, allowed_domains: allowedDomains }).expect(201);
+    return res.body.id as string;
+  };
+  const join = (as: Actor, teamId: string, userId = as.id) => as.api.post(`/api/v4/teams/${teamId}/members`, { team_id: teamId, user_id: userId });
+  const memberIds = async (teamId: string) => (await alice.api.get(`/api/v4/teams/${teamId}/members`).expect(200)).body.map((m: { user_id: string }) => m.user_id);
+
+  test('a user whose address is outside the list cannot join an open team (400), nor be added by its admin; nothing is joined', async () => {
+    const teamId = await restricted('corp.example');
+    const res = await join(carol, teamId);
+    expectAppError(res, 400, refused);
+    expect(res.body.message).toMatch(/domain associated with the account is not permitted/);
+    expectAppError(await join(alice, teamId, bob.id), 400, refused);
+    expect(await memberIds(teamId)).toEqual([alice.id]);
+    // Not on the team, so not in its channels either.
+    expectAppError(await carol.api.get(`/api/v4/users/me/teams/${teamId}/channels`), 403, 'api.context.permissions.app_error');
+  });
+
+  test('an address in the list joins: domains are separated by commas, spaces or "@", in any letter case', async () => {
+    const insider = await createUser(server, sysadmin, { email: `In.Side${process.pid}x${++seq}@Corp.Example` });
+    for (const list of ['corp.example', 'CORP.EXAMPLE', 'other.example, corp.example', '@other.example @corp.example', ' other.example\tcorp.example ']) {
+      const teamId = await restricted(list);
+      expect((await join(insider, teamId).expect(201)).body).toMatchObject({ team_id: teamId, user_id: insider.id });
+    }
+  });
+
+  test('the whole domain must match: a subdomain, a longer domain or a domain only named inside the local part is refused', async () => {
+    const teamId = await restricted('corp.example');
+    for (const email of ['x@sub.corp.example', 'x@corp.example.net', 'x@notcorp.example', 'corp.example@example.com']) {
+      const user = await createUser(server, sysadmin, { email: `${process.pid}x${++seq}${email}` });
+      expectAppError(await join(user, teamId), 400, refused);
+    }
+  });
+
+  test('system admins are held to the list too (Mattermost exempts only bots), adding themselves or others', async () => {
+    const teamId = await restricted('corp.example', 'I');
+    expectAppError(await join(sysadmin, teamId), 400, refused);
+    expectAppError(await join(sysadmin, teamId, bob.id), 400, refused);
+    expect(await memberIds(teamId)).toEqual([alice.id]);
+  });
+
+  test('an empty or blank list allows every address; members already on the team stay when a list is set', async () => {
+    const teamId = await restricted(' , ');
+    await join(bob, teamId).expect(201);
+    await alice.api.put(`/api/v4/teams/${teamId}/patch`, { allowed_domains: 'corp.example' }).expect(200);
+    expect(await memberIds(teamId)).toEqual(expect.arrayContaining([alice.id, bob.id]));
+    // Re-adding is a join like any other, checked before the membership is looked at (as in Mattermost).
+    expectAppError(await join(bob, teamId), 400, refused);
+    expect(await memberIds(teamId)).toEqual(expect.arrayContaining([alice.id, bob.id]));
+    // Clearing the list opens the team to every address again.
+    await alice.api.put(`/api/v4/teams/${teamId}/patch`, { allowed_domains: '' }).expect(200);
+    await join(carol, teamId).expect(201);
+  });
+});
+
 describe('GetTeamMembers', () => {
   test('pages through the members by user id', async () => {
     const team = await createTeam(alice, 'O');

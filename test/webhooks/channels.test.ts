@@ -126,24 +126,58 @@ describe('channel-locked hook', () => {
 });
 
 describe('non-public channels need the creator to be a member', () => {
-  test('a private channel the creator is not in: 403 permissions; after joining: 200', async () => {
+  test('a private channel the creator is not in answers exactly as a missing name (404, same id and message); after joining: 200', async () => {
     const privateId = await createChannel(alice, world.teamId, uniqueName('alicepriv'), 'P');
     const name = (await alice.api.get(`/api/v4/channels/${privateId}`).expect(200)).body.name;
     // The hook's creator is a system admin, and still must be a member.
     const res = await postJson(server, key, { text: 'x', channel: name });
-    expectAppError(res, 403, 'web.incoming_webhook.permissions.app_error', { notContaining: key });
+    const missing = await postJson(server, key, { text: 'x', channel: uniqueName('nosuch') });
+    expectAppError(res, 404, 'web.incoming_webhook.channel.app_error', { notContaining: key });
+    expect({ status: res.status, id: res.json.id, message: res.json.message }).toEqual({ status: missing.status, id: missing.json.id, message: missing.json.message });
+    expect(res.text).not.toContain(name);
+    expect(res.text).not.toContain(world.admin.username);
     expect(await channelPosts(alice, privateId)).toEqual([]);
     await addToChannel(alice, privateId, world.admin.id);
     expectOk(await postJson(server, key, { text: 'member now', channel: name }));
     expect((await lastPost(alice, privateId)).message).toBe('member now');
   });
 
-  test("a hook whose default channel is private stops working when its creator leaves", async () => {
+  test('a locked hook naming a private channel its creator is not in: 404 as a missing name, not 403 channel_locked', async () => {
+    const locked = (await createHook(world.admin, { channel_id: world.townSquareId, display_name: 'Locked too', channel_locked: true })).id;
+    const privateId = await createChannel(alice, world.teamId, uniqueName('lockpriv'), 'P');
+    const name = (await alice.api.get(`/api/v4/channels/${privateId}`).expect(200)).body.name;
+    const res = await postJson(server, locked, { text: 'x', channel: `#${name}` });
+    expectAppError(res, 404, 'web.incoming_webhook.channel.app_error', { notContaining: locked });
+    expect(res.text).not.toContain(name);
+    expect(res.text).not.toContain(privateId);
+  });
+
+  test('an archived private channel the creator is not in: 404 as a missing name', async () => {
+    const privateId = await createChannel(alice, world.teamId, uniqueName('gonepriv'), 'P');
+    const name = (await alice.api.get(`/api/v4/channels/${privateId}`).expect(200)).body.name;
+    await alice.api.delete(`/api/v4/channels/${privateId}`).expect(200);
+    expectAppError(await postJson(server, key, { text: 'x', channel: name }), 404, 'web.incoming_webhook.channel.app_error', { notContaining: key });
+  });
+
+  test('@user: a deactivated user answers exactly as an unknown one, and neither answer names the user', async () => {
+    const gone = await createUser(server, world.admin, { username: uniqueName('gone') });
+    await world.admin.api.delete(`/api/v4/users/${gone.id}`).expect(200);
+    const deactivated = await postJson(server, key, { text: 'x', channel: `@${gone.username}` });
+    const unknown = await postJson(server, key, { text: 'x', channel: `@${uniqueName('ghost')}` });
+    expectAppError(deactivated, 404, 'web.incoming_webhook.user.app_error', { notContaining: key });
+    expect({ status: deactivated.status, id: deactivated.json.id, message: deactivated.json.message }).toEqual({ status: unknown.status, id: unknown.json.id, message: unknown.json.message });
+    expect(deactivated.text).not.toContain(gone.username);
+  });
+
+  test("a hook whose default channel is private stops working when its creator leaves (403, naming neither user nor channel)", async () => {
     const privateId = await createChannel(alice, world.teamId, uniqueName('leave'), 'P');
     const hook = await createHook(world.admin, { channel_id: privateId, user_id: alice.id });
     expectOk(await postJson(server, hook.id, { text: 'while member' }));
     await alice.api.delete(`/api/v4/channels/${privateId}/members/me`).expect(200);
-    expectAppError(await postJson(server, hook.id, { text: 'after leaving' }), 403, 'web.incoming_webhook.permissions.app_error', { notContaining: hook.id });
+    const res = await postJson(server, hook.id, { text: 'after leaving' });
+    expectAppError(res, 403, 'web.incoming_webhook.permissions.app_error', { notContaining: hook.id });
+    expect(res.text).not.toContain(alice.username);
+    expect(res.text).not.toContain((await world.admin.api.get(`/api/v4/channels/${privateId}`).expect(200)).body.name);
   });
 
   test('a public channel the creator is not in: allowed, as in Mattermost', async () => {
