@@ -9,6 +9,7 @@ import { channelNotFound } from './channels';
 import type { Deps } from './deps';
 import { FileNotFound, type ByteRange, type FileStorage } from './file-storage';
 import { decodable, deriveImages, inspectImage, type DerivedImages, type ImageFacts } from './images';
+import { UploadQuota, type QuotaTicket } from './upload-quota';
 
 export type FileUploadResponse = Schemas['FileUploadResponse'];
 
@@ -36,6 +37,28 @@ const storageMissing = () => AppError.notFound('api.file.file_reader.app_error',
 
 const tooLarge = (filename: string, limit: number) =>
   new AppError('api.file.upload_file.too_large_detailed.app_error', `Unable to upload file ${filename}. It exceeds the maximum allowed ${limit} bytes.`, 413, `limit=${limit}`);
+
+const overQuota = (filename: string, limit: number) =>
+  new AppError(
+    'api.file.upload_file.storage_quota.app_error',
+    `Unable to upload file ${filename}. Your files would exceed the ${limit} bytes of storage allowed per user.`,
+    413,
+    `limit=${limit}`,
+  );
+
+const archivedChannel = () => AppError.badRequest('api.file.upload_file.can_not_upload_to_deleted.error', 'Can not upload files to an archived channel.');
+
+/** Files the hourly clean-up removes per query (their records and bytes); it goes on until none are left. */
+const PURGE_BATCH = 500;
+/** Stored files removed at once by the clean-up. */
+const PURGE_REMOVALS = 16;
+const HOUR_MS = 3_600_000;
+
+/** An upload's account under FileSettings.MaxUserStorageBytes (none when the setting is 0). */
+interface Allowance {
+  ticket: QuotaTicket;
+  limit: number;
+}
 
 /** Images are decoded two at a time at most (each can take its width × height × 4 bytes); the rest wait their turn. */
 const IMAGE_JOBS = 2;
@@ -67,13 +90,17 @@ export function parseTrue(value: string | undefined): boolean {
   return value !== undefined && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value);
 }
 
-/** The bytes of `source`, refusing (413) past `limit`, with the first few bytes kept in `head` as they pass. */
-function limited(source: Readable, limit: number, filename: string, head: { bytes: Buffer }): Readable {
+/**
+ * The bytes of `source`, refusing (413) past `limit` or past what is left of the uploader's allowance, with the first
+ * few bytes kept in `head` as they pass.
+ */
+function limited(source: Readable, limit: number, filename: string, head: { bytes: Buffer }, allowance: Allowance | undefined): Readable {
   async function* pass() {
     let size = 0;
     for await (const chunk of source as AsyncIterable<Buffer>) {
       size += chunk.length;
       if (size > limit) throw tooLarge(filename, limit);
+      if (allowance && !allowance.ticket.take(chunk.length, allowance.limit)) throw overQuota(filename, allowance.limit);
       if (head.bytes.length < HEAD_BYTES) head.bytes = Buffer.concat([head.bytes, chunk.subarray(0, HEAD_BYTES - head.bytes.length)]);
       yield chunk;
     }
@@ -85,18 +112,30 @@ function limited(source: Readable, limit: number, filename: string, head: { byte
 export class FilesService {
   private readonly authz: Authz;
   private readonly imageJobs = new Semaphore(IMAGE_JOBS, IMAGE_JOBS_WAITING);
+  private readonly quota: UploadQuota;
+  private purging = false;
 
   constructor(
     private readonly deps: Deps,
     readonly storage: FileStorage,
   ) {
     this.authz = new Authz(deps);
+    this.quota = new UploadQuota((userId) => deps.stores.files.storedBytes(userId, this.deletedKeptSince()));
+  }
+
+  /** The deletion time from which a deleted file's bytes are still kept (FileSettings.DeletedRetentionHours). */
+  private deletedKeptSince(): number {
+    const hours = this.deps.config.get().FileSettings.DeletedRetentionHours;
+    return hours === 0 ? 0 : this.deps.now() - hours * HOUR_MS;
   }
 
   /**
    * Stores the files of an upload form and records them, all or nothing: every file streamed to storage (never held
    * in memory), each checked against FileSettings.MaxFileSize as it arrives, then one insert of all their records.
-   * Whatever fails, every byte already stored for this request is removed before the error is thrown.
+   * Whatever fails, every byte already stored for this request is removed before the error is thrown. The bytes
+   * count against FileSettings.MaxUserStorageBytes as they arrive: with nothing left the first file is refused before
+   * a byte of it is stored, else the upload is cut (413) the moment it passes what was left, which bounds a request of
+   * 10 files of MaxFileSize too.
    */
   async upload(form: AsyncIterable<UploadPart>, queryChannelId: string | undefined, session: Session): Promise<FileUploadResponse> {
     const settings = this.deps.config.get().FileSettings;
@@ -106,6 +145,8 @@ export class FilesService {
     const records: FileRecord[] = [];
     const written: string[] = [];
     let checked = false;
+    let allowance: Allowance | undefined;
+    let kept = false;
     try {
       for await (const part of form) {
         if (part.kind === 'field') {
@@ -129,12 +170,18 @@ export class FilesService {
         if (!checked) {
           await this.checkUpload(channelId, session);
           checked = true;
+          const limit = settings.MaxUserStorageBytes;
+          if (limit > 0) allowance = { ticket: await this.quota.open(session.userId), limit };
+        }
+        if (allowance && allowance.ticket.left(allowance.limit) <= 0) {
+          part.stream.resume();
+          throw overQuota(cleanFileName(part.filename) || 'files', allowance.limit);
         }
         if (records.length >= FILE_LIMITS.filesPerUpload) {
           throw AppError.badRequest('api.file.upload_file.too_many_files.app_error', `At most ${FILE_LIMITS.filesPerUpload} files can be uploaded at once.`);
         }
         if (clientIds.length > 0 && records.length >= clientIds.length) throw AppError.invalidParam('client_ids');
-        records.push(await this.store(part, channelId, session, settings.MaxFileSize, written));
+        records.push(await this.store(part, channelId, session, settings.MaxFileSize, written, allowance));
       }
       if (records.length === 0) throw AppError.invalidParam('files');
       if (clientIds.length > 0 && clientIds.length !== records.length) {
@@ -144,9 +191,12 @@ export class FilesService {
         );
       }
       await this.deps.stores.files.insertMany(records);
+      kept = true;
     } catch (err) {
       await Promise.all(written.map((path) => this.storage.delete(path).catch((e: unknown) => this.deps.onBackgroundError(e, `stored file ${path} not removed`))));
       throw err;
+    } finally {
+      allowance?.ticket.close(kept);
     }
     return { file_infos: records.map(toFileInfo), client_ids: clientIds };
   }
@@ -156,10 +206,20 @@ export class FilesService {
     const channel = await this.deps.stores.channels.get(channelId);
     if (!channel) throw channelNotFound();
     await this.authz.requireChannel(session, channel, 'upload_file');
+    // As a post there is refused (api.post.create_post.can_not_post_to_deleted.error): a file uploaded to an
+    // archived channel could never be attached.
+    if (channel.delete_at !== 0) throw archivedChannel();
   }
 
   /** Streams one file to storage (and its thumbnail and preview, for an image): its record, not yet inserted. */
-  private async store(part: Extract<UploadPart, { kind: 'file' }>, channelId: string, session: Session, maxFileSize: number, written: string[]): Promise<FileRecord> {
+  private async store(
+    part: Extract<UploadPart, { kind: 'file' }>,
+    channelId: string,
+    session: Session,
+    maxFileSize: number,
+    written: string[],
+    allowance: Allowance | undefined,
+  ): Promise<FileRecord> {
     const name = cleanFileName(part.filename);
     if (name === '') {
       part.stream.resume();
@@ -174,7 +234,7 @@ export class FilesService {
     const path = `${dir}/${/^[a-z0-9]{1,16}$/.test(extension) ? `original.${extension}` : 'original'}`;
     const head = { bytes: Buffer.alloc(0) };
     written.push(path);
-    const size = await this.storage.put(path, limited(part.stream, maxFileSize, name, head));
+    const size = await this.storage.put(path, limited(part.stream, maxFileSize, name, head, allowance));
     const raster = sniffRaster(head.bytes);
     const record: FileRecord = {
       id,
@@ -294,6 +354,63 @@ export class FilesService {
         }
       },
     };
+  }
+
+  /**
+   * The hourly clean-up (App.startMaintenance): uploads attached to no post for FileSettings.UnattachedRetentionHours
+   * lose their record, then their bytes; deleted files (a deleted post's) kept for DeletedRetentionHours lose their
+   * bytes, then their record. The order matters: an unattached file's record goes first, only if no post claimed it
+   * meanwhile, so a post never lists a file without bytes; a deleted file can never come back, and its record stays
+   * until its bytes are gone, so a removal that fails is tried again at the next run. One run at a time per process.
+   */
+  async purge(): Promise<{ unattached: number; deleted: number }> {
+    const done = { unattached: 0, deleted: 0 };
+    if (this.purging) return done;
+    this.purging = true;
+    try {
+      const { files } = this.deps.stores;
+      const settings = this.deps.config.get().FileSettings;
+      if (settings.UnattachedRetentionHours > 0) {
+        const before = this.deps.now() - settings.UnattachedRetentionHours * HOUR_MS;
+        for (;;) {
+          const batch = await files.unattachedBefore(before, PURGE_BATCH);
+          const removed = new Set(await files.removeUnattached(batch.map((f) => f.id)));
+          await this.removeStored(batch.filter((f) => removed.has(f.id)));
+          done.unattached += removed.size;
+          if (batch.length < PURGE_BATCH || removed.size === 0) break;
+        }
+      }
+      if (settings.DeletedRetentionHours > 0) {
+        const before = this.deps.now() - settings.DeletedRetentionHours * HOUR_MS;
+        for (;;) {
+          const batch = await files.deletedBefore(before, PURGE_BATCH);
+          const gone = await this.removeStored(batch);
+          done.deleted += await files.removeDeleted(gone.map((f) => f.id));
+          if (batch.length < PURGE_BATCH || gone.length === 0) break;
+        }
+      }
+    } finally {
+      this.purging = false;
+    }
+    return done;
+  }
+
+  /** Removes the stored bytes of these files (original, thumbnail, preview), a few at a time; returns those removed. */
+  private async removeStored(records: FileRecord[]): Promise<FileRecord[]> {
+    const removed: FileRecord[] = [];
+    for (let i = 0; i < records.length; i += PURGE_REMOVALS) {
+      await Promise.all(
+        records.slice(i, i + PURGE_REMOVALS).map(async (f) => {
+          try {
+            for (const path of [f.path, f.thumbnail_path, f.preview_path]) if (path !== '') await this.storage.delete(path);
+            removed.push(f);
+          } catch (err) {
+            this.deps.onBackgroundError(err, `stored file ${f.id} not removed`);
+          }
+        }),
+      );
+    }
+    return removed;
   }
 
   /** The files of a post the caller may read, in the post's file_ids order. */

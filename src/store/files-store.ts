@@ -68,6 +68,47 @@ export class FilesStore {
     await this.db(TABLE).where({ post_id: postId }).update({ post_id: '' });
   }
 
+  /**
+   * The bytes a user's files take in storage (their `size`; thumbnails and previews are not counted): every live
+   * file, attached or not, and the deleted ones deleted at or after `deletedSince` (whose bytes are still kept).
+   */
+  async storedBytes(userId: string, deletedSince: number): Promise<number> {
+    const r = await this.db(TABLE)
+      .where('user_id', userId)
+      .where((q) => q.where('delete_at', 0).orWhere('delete_at', '>=', deletedSince))
+      .sum({ n: 'size' })
+      .first();
+    return num(r?.n);
+  }
+
+  /** Up to `limit` live files attached to no post, uploaded before `createdBefore`. */
+  async unattachedBefore(createdBefore: number, limit: number): Promise<FileRecord[]> {
+    return (await this.db(TABLE).where({ post_id: '', delete_at: 0 }).where('create_at', '<', createdBefore).limit(limit)).map(mapFile);
+  }
+
+  /**
+   * Removes the records of these files that are still attached to no post; returns the ids removed. A file a post
+   * attached meanwhile (its post_id set in the post's transaction) keeps its record: the caller removes the bytes of
+   * the returned ids only, so a post never lists a file whose bytes are gone.
+   */
+  async removeUnattached(ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    await this.db(TABLE).whereIn('id', ids).where({ post_id: '', delete_at: 0 }).delete();
+    const kept = new Set((await this.db(TABLE).whereIn('id', ids).select('id')).map((r: Row) => str(r.id)));
+    return ids.filter((id) => !kept.has(id));
+  }
+
+  /** Up to `limit` deleted files, deleted before `deletedBefore`. */
+  async deletedBefore(deletedBefore: number, limit: number): Promise<FileRecord[]> {
+    return (await this.db(TABLE).where('delete_at', '>', 0).where('delete_at', '<', deletedBefore).limit(limit)).map(mapFile);
+  }
+
+  /** Removes the records of deleted files (once their bytes are removed); a live file's record is never removed here. */
+  async removeDeleted(ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    return this.db(TABLE).whereIn('id', ids).where('delete_at', '>', 0).delete();
+  }
+
   /** Soft-deletes the files of a post and, for a root post, of its replies (deleted with it). */
   async deleteForThread(postId: string, now: number): Promise<void> {
     await this.db(TABLE)
