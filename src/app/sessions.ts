@@ -4,14 +4,13 @@ import { AppError, TOKEN_LIMITS, type Session, type SessionInfo, type User, type
 import type { ActivityWrites } from './activity-writes';
 import { Authz } from './authz';
 import type { Deps } from './deps';
+import { LoginLock, accountKey, loginIdKey } from './login-lock';
 import type { Passwords } from './passwords';
 import { sanitizeUser } from './sanitize';
 import { findByLogin, tooManyAttempts } from './users';
 
 // last_activity_at drives @here; writing it more often than this would put a write on every request.
 const ACTIVITY_WRITE_INTERVAL_MS = 60 * 1000;
-/** Unknown login ids whose failures are counted (see unknownFailures). */
-const UNKNOWN_LOGIN_IDS_TRACKED = 10000;
 
 export interface LoginResult {
   user: User;
@@ -28,12 +27,7 @@ const tokenNotFound = () => AppError.notFound('app.user_access_token.get_by_user
 export class SessionsService {
   private readonly authz: Authz;
   private readonly activityWritten = new Map<string, number>();
-  /**
-   * Failed logins for login ids that name no account, counted like a real account's so that locking reveals nothing:
-   * after MaximumLoginAttempts failures an unknown id gets the same "locked" answer as a known one would. Per process
-   * and bounded (the oldest ids are forgotten first); a real account's count is in the database.
-   */
-  private readonly unknownFailures = new Map<string, number>();
+  private readonly lock: LoginLock;
 
   constructor(
     private readonly deps: Deps,
@@ -42,46 +36,32 @@ export class SessionsService {
     private readonly activity: ActivityWrites,
   ) {
     this.authz = new Authz(deps);
+    this.lock = new LoginLock(deps);
   }
 
   /**
    * Logs in with a username or email (or a user id) and a password. An account past MaximumLoginAttempts failed
-   * attempts is locked: refused with Mattermost's too_many id even with the right password, until an admin sets a new
-   * password or the user changes theirs. The attempt is counted before the password is checked, in one conditional
-   * update, so parallel guesses cannot get past the limit together. Unknown ids and wrong passwords get the same
-   * answer after the same work.
+   * attempts is locked (see LoginLock): refused with Mattermost's too_many id even with the right password, until the
+   * lock expires, an admin sets a new password or the user changes theirs from a session. The attempt is counted
+   * before the password is checked, so parallel guesses cannot get past the limit together. An unknown id is counted
+   * the same way in the same table, and checked against a dummy hash: the same answers after the same work.
    */
   async login(input: { login_id?: string; id?: string; password?: string }): Promise<LoginResult> {
-    const { stores, config } = this.deps;
+    const { stores } = this.deps;
     if (!input.password) throw AppError.badRequest('api.user.login.blank_pwd.app_error', 'Password field must not be blank');
-    const max = config.get().ServiceSettings.MaximumLoginAttempts;
     let user: UserRecord | undefined;
     if (input.id) user = await stores.users.get(input.id);
     else if (input.login_id) user = await findByLogin(stores, input.login_id);
-    if (!user) {
-      const key = (input.login_id ?? input.id ?? '').toLowerCase();
-      const locked = (this.unknownFailures.get(key) ?? 0) >= max;
-      await this.passwords.verify(input.password, undefined);
-      if (locked) throw tooManyAttempts();
-      this.countUnknownFailure(key);
-      throw badCredentials();
-    }
-    const counted = await stores.users.countLoginAttempt(user.id, max);
-    const ok = await this.passwords.verify(input.password, user.password);
+    const key = user ? accountKey(user.id) : loginIdKey(input.login_id ?? input.id ?? '');
+    const counted = await this.lock.attempt(key);
+    const ok = await this.passwords.verify(input.password, user?.password);
     if (!counted) throw tooManyAttempts();
-    if (!ok) throw badCredentials();
+    if (!user || !ok) throw badCredentials();
     if (user.delete_at !== 0) throw new AppError('api.user.login.inactive.app_error', 'Login failed because your account has been deactivated.', 401);
-    await stores.users.resetLoginAttempts(user.id);
+    await this.lock.clear(key);
     // Hashes made with older settings (scrypt, or weaker argon2 parameters) are replaced now that the password is known.
     if (this.passwords.needsRehash(user.password)) await stores.users.update(user.id, { password: await this.passwords.hash(input.password) });
     return this.openSession(user);
-  }
-
-  private countUnknownFailure(key: string): void {
-    const n = (this.unknownFailures.get(key) ?? 0) + 1;
-    this.unknownFailures.delete(key);
-    if (this.unknownFailures.size >= UNKNOWN_LOGIN_IDS_TRACKED) this.unknownFailures.delete(this.unknownFailures.keys().next().value as string);
-    this.unknownFailures.set(key, n);
   }
 
   private async openSession(user: UserRecord): Promise<LoginResult> {

@@ -5,6 +5,7 @@ import type { StoreSet } from '../store';
 import type { UserFilter } from '../store/users-store';
 import { Authz } from './authz';
 import type { Deps } from './deps';
+import { LoginLock, accountKey, sessionKey } from './login-lock';
 import type { Passwords } from './passwords';
 import { VALID_SYSTEM_ROLES, isSystemAdmin } from './permissions';
 import { fitsUserMap, isValidEmail, isValidUsername, withinRunes } from './rules';
@@ -77,11 +78,15 @@ const userNotFound = () => AppError.notFound('app.user.missing_account.const', '
 
 export const tooManyAttempts = () =>
   new AppError('api.user.check_user_login_attempts.too_many.app_error', 'Your account is locked because of too many failed password attempts. Please reset your password.', 401);
+/** Mattermost's id, for the per-session count of wrong current passwords (the account itself is not locked). */
+const tooManyInSession = () =>
+  new AppError('api.user.check_user_login_attempts.too_many.app_error', 'Too many wrong passwords from this session. Please wait and try again.', 401);
 
 class LostFirstAdmin extends Error {}
 
 export class UsersService {
   private readonly authz: Authz;
+  private readonly lock: LoginLock;
 
   constructor(
     private readonly deps: Deps,
@@ -89,6 +94,7 @@ export class UsersService {
     private readonly realtime: Realtime,
   ) {
     this.authz = new Authz(deps);
+    this.lock = new LoginLock(deps);
   }
 
   viewer(session: Session | null) {
@@ -234,16 +240,18 @@ export class UsersService {
   }
 
   /**
-   * A user's own password, checked as a login checks it: the attempt counts towards MaximumLoginAttempts, a locked
-   * account is refused whatever the password, and a right password resets the count.
+   * A user's own password, given inside their session: counted per session (MaximumLoginAttempts, with locks that
+   * expire), not against the account's login lock. Anyone who knows a username can lock the account's logins; that
+   * must not also stop its owner, from a session they still have, changing the password (which ends the lock). A
+   * stolen session is still held to the same number of guesses.
    */
-  private async checkOwnPassword(user: UserRecord, password: string, wrong: () => AppError): Promise<void> {
-    const { stores, config } = this.deps;
-    const counted = await stores.users.countLoginAttempt(user.id, config.get().ServiceSettings.MaximumLoginAttempts);
+  private async checkOwnPassword(user: UserRecord, password: string, session: Session, wrong: () => AppError): Promise<void> {
+    const key = sessionKey(session.id);
+    const counted = await this.lock.attempt(key);
     const ok = await this.passwords.verify(password, user.password);
-    if (!counted) throw tooManyAttempts();
+    if (!counted) throw tooManyInSession();
     if (!ok) throw wrong();
-    await stores.users.resetLoginAttempts(user.id);
+    await this.lock.clear(key);
   }
 
   async patch(id: string, patch: UserPatch & { password?: string }, session: Session): Promise<User> {
@@ -267,7 +275,7 @@ export class UsersService {
     // unlike Mattermost, re-sending the current address needs none).
     if (id === session.userId && next.email !== undefined && next.email !== record.email) {
       if (!password) throw AppError.invalidParam('password');
-      await this.checkOwnPassword(record, password, () => new AppError('api.user.check_user_password.invalid.app_error', 'Login failed because of invalid password.', 401));
+      await this.checkOwnPassword(record, password, session, () => new AppError('api.user.check_user_password.invalid.app_error', 'Login failed because of invalid password.', 401));
     }
     const fields: Partial<UserRecord> = { update_at: Math.max(this.deps.now(), record.update_at + 1) };
     for (const key of ['username', 'email', 'first_name', 'last_name', 'nickname', 'position', 'locale'] as const) {
@@ -283,8 +291,9 @@ export class UsersService {
   }
 
   /**
-   * Sets a new password: your own with the current one (a wrong one counts as a failed login), or another user's as
-   * a system admin, which also unlocks an account locked by failed logins. Every other session of the user ends.
+   * Sets a new password: your own with the current one (wrong ones are counted per session), or another user's as a
+   * system admin. Either unlocks an account locked by failed logins: the guesses were at the old password. Every
+   * other session of the user ends.
    */
   async updatePassword(id: string, input: { current_password?: string; new_password: string }, session: Session): Promise<void> {
     const { stores } = this.deps;
@@ -296,11 +305,12 @@ export class UsersService {
     if (!user) throw userNotFound();
     if (self) {
       if (!input.current_password) throw AppError.invalidParam('current_password');
-      await this.checkOwnPassword(user, input.current_password, () => AppError.badRequest('api.user.update_password.incorrect.app_error', 'The "Current Password" you entered is incorrect. Please check that Caps Lock is off and try again.'));
+      await this.checkOwnPassword(user, input.current_password, session, () => AppError.badRequest('api.user.update_password.incorrect.app_error', 'The "Current Password" you entered is incorrect. Please check that Caps Lock is off and try again.'));
     }
     validatePassword(input.new_password);
     const now = this.deps.now();
-    await stores.users.update(id, { password: await this.passwords.hash(input.new_password), last_password_update: now, failed_attempts: 0, update_at: Math.max(now, user.update_at + 1) });
+    await stores.users.update(id, { password: await this.passwords.hash(input.new_password), last_password_update: now, update_at: Math.max(now, user.update_at + 1) });
+    await this.lock.clear(accountKey(id));
     const ended = await stores.sessions.deleteForUser(id, self ? session.id : undefined);
     if (ended.length > 0) this.deps.events.revoke({ userId: id, sessionIds: ended });
   }

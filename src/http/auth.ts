@@ -36,14 +36,16 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * Mattermost's CSRF guard: a request that changes something and is authenticated by the session cookie (which a
  * browser attaches to requests from any site) must prove it comes from a page of this server, by sending the
  * session's CSRF token in X-CSRF-Token (the web app reads it from the MMCSRF cookie) or the X-Requested-With header
- * that only a script of the same origin can set without a preflight. Tokens sent in a header need neither: another
- * site cannot make a browser send them.
+ * that only a script of the same origin can set without a preflight. With `strict`
+ * (ServiceSettings.ExperimentalStrictCSRFEnforcement) only the token passes, as in Mattermost: X-Requested-With is a
+ * weaker proof (it relies on the browser's CORS rules alone). Tokens sent in a header need neither: another site
+ * cannot make a browser send them.
  */
-export function passesCsrfCheck(req: IncomingMessage, session: Session, fromCookie: boolean): boolean {
+export function passesCsrfCheck(req: IncomingMessage, session: Session, fromCookie: boolean, strict: boolean): boolean {
   if (!fromCookie || SAFE_METHODS.has(req.method ?? 'GET')) return true;
   const sent = req.headers['x-csrf-token'];
   if (typeof sent === 'string' && session.csrfToken !== '' && sent === session.csrfToken) return true;
-  return req.headers['x-requested-with'] === 'XMLHttpRequest';
+  return !strict && req.headers['x-requested-with'] === 'XMLHttpRequest';
 }
 
 export function csrfError(): AppError {

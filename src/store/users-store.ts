@@ -64,6 +64,25 @@ function whereRole(db: Executor, q: Knex.QueryBuilder, roleName: string): void {
   q.where((w) => w.where('roles', role).orWhere(like(`${escaped} %`)).orWhere(like(`% ${escaped}`)).orWhere(like(`% ${escaped} %`)));
 }
 
+/**
+ * One counter of failed password checks (an account, an unknown login id or a session): failures since the last
+ * success or expired lock, until when it is locked (0: not locked), how many locks in a row it has had, and a version
+ * for compare-and-set writes.
+ */
+export interface LoginAttempts {
+  failures: number;
+  lockedUntil: number;
+  lockouts: number;
+  lastFailureAt: number;
+  version: number;
+}
+
+const ATTEMPTS = 'login_attempts';
+
+function mapAttempts(r: Row): LoginAttempts {
+  return { failures: num(r.failures), lockedUntil: num(r.locked_until), lockouts: num(r.lockouts), lastFailureAt: num(r.last_failure_at), version: num(r.version) };
+}
+
 export interface UserFilter {
   inTeam?: string;
   notInTeam?: string;
@@ -214,17 +233,35 @@ export class UsersStore {
     return (await q).map((r: Row) => str(r.id));
   }
 
+  /** The password-check counter kept under `keyHash` (see LoginLock), or undefined when there is none. */
+  async getLoginAttempts(keyHash: string): Promise<LoginAttempts | undefined> {
+    const row = await this.db(ATTEMPTS).where({ key_hash: keyHash }).first();
+    return row ? mapAttempts(row) : undefined;
+  }
+
   /**
-   * Counts a login attempt against the account's limit in one conditional update: false (nothing counted) when the
-   * account already has `max` failed attempts, i.e. is locked. The count is reset by a successful login.
+   * Writes a counter only if nobody else wrote it since it was read: a new one when `readVersion` is undefined (a
+   * duplicate-key error when another request created it first), else the one still at `readVersion`. False when
+   * another write came first (the caller reads again): parallel attempts are counted one after the other, on every
+   * database, without a transaction held across the password check.
    */
-  async countLoginAttempt(id: string, max: number): Promise<boolean> {
-    const changed = await this.db(TABLE).where({ id }).where('failed_attempts', '<', max).increment('failed_attempts', 1);
+  async saveLoginAttempts(keyHash: string, next: Omit<LoginAttempts, 'version'>, readVersion: number | undefined): Promise<boolean> {
+    const row = { failures: next.failures, locked_until: next.lockedUntil, lockouts: next.lockouts, last_failure_at: next.lastFailureAt };
+    if (readVersion === undefined) {
+      await this.db(ATTEMPTS).insert({ key_hash: keyHash, ...row, version: 0 });
+      return true;
+    }
+    const changed = await this.db(ATTEMPTS).where({ key_hash: keyHash, version: readVersion }).update({ ...row, version: readVersion + 1 });
     return changed === 1;
   }
 
-  async resetLoginAttempts(id: string): Promise<void> {
-    await this.db(TABLE).where({ id }).where('failed_attempts', '>', 0).update({ failed_attempts: 0 });
+  async clearLoginAttempts(keyHash: string): Promise<void> {
+    await this.db(ATTEMPTS).where({ key_hash: keyHash }).delete();
+  }
+
+  /** Deletes the counters with no lock in force and no failure since `before` (they count as empty anyway). */
+  async purgeLoginAttempts(before: number): Promise<number> {
+    return this.db(ATTEMPTS).where('last_failure_at', '<=', before).where('locked_until', '<=', before).delete();
   }
 
   async touchActivity(id: string, at: number): Promise<void> {

@@ -104,6 +104,26 @@ describe('CSRF guard on cookie-authenticated state changes', () => {
     expect((await post(login.cookieHeader, { 'X-Requested-With': 'XMLHttpRequest' })).status).toBe(201);
   });
 
+  test('ExperimentalStrictCSRFEnforcement: X-Requested-With alone is refused (nothing posted), the CSRF token still passes', async () => {
+    const login = await browserLogin(world.member.username);
+    await world.admin.api.put('/api/v4/config/patch', { ServiceSettings: { ExperimentalStrictCSRFEnforcement: true } }).expect(200);
+    try {
+      const before = await world.admin.api.get(`/api/v4/channels/${world.townSquareId}/posts`).expect(200);
+      expectAppError(await post(login.cookieHeader, { 'X-Requested-With': 'XMLHttpRequest' }), 401, 'api.context.session_expired.app_error');
+      // The review's reproduction: a profile patch with the cookie and X-Requested-With only.
+      const patch = await request(server.url).put('/api/v4/users/me/patch').set('Cookie', login.cookieHeader).set('X-Requested-With', 'XMLHttpRequest').send({ nickname: 'csrf' });
+      expectAppError(patch, 401, 'api.context.session_expired.app_error');
+      const after = await world.admin.api.get(`/api/v4/channels/${world.townSquareId}/posts`).expect(200);
+      expect(after.body.order).toEqual(before.body.order);
+      expect((await post(login.cookieHeader, { 'X-Requested-With': 'XMLHttpRequest', 'X-CSRF-Token': login.cookies.MMCSRF })).status).toBe(201);
+      // Reads and header tokens are untouched by the setting.
+      await request(server.url).get('/api/v4/users/me').set('Cookie', login.cookieHeader).expect(200);
+      await world.member.api.put('/api/v4/users/me/patch', { nickname: 'header-token' }).expect(200);
+    } finally {
+      await world.admin.api.put('/api/v4/config/patch', { ServiceSettings: { ExperimentalStrictCSRFEnforcement: false } }).expect(200);
+    }
+  });
+
   test('a token in the Authorization header needs no CSRF token (another site cannot send it)', async () => {
     const res = await request(server.url).post('/api/v4/posts').set('Authorization', `Bearer ${world.member.token}`).send({ channel_id: world.townSquareId, message: 'api client' });
     expect(res.status).toBe(201);

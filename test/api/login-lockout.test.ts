@@ -1,7 +1,7 @@
 // Login throttling (ServiceSettings.MaximumLoginAttempts), password hashing and its upgrade of old hashes.
 import request from 'supertest';
 import { hashToken } from '../../src/lib/secrets';
-import { PASSWORD, createUser, login, startTestServer, type Actor, type TestServer } from '../support/server';
+import { PASSWORD, atTime, createUser, login, startTestServer, type Actor, type TestServer } from '../support/server';
 import { expectAppError } from '../support/assertions';
 
 let server: TestServer;
@@ -54,15 +54,74 @@ describe('MaximumLoginAttempts (default 10)', () => {
     await attempt(user.username, 'Fresh-Passw0rd').expect(200);
   });
 
-  test('the user changing their password (from a session they still have) unlocks it', async () => {
+  test("M3: a stranger's failed logins do not stop the owner changing their password from a live session, which unlocks logins", async () => {
     const user = await createUser(server, admin, { username: unique('self') });
     await failures(user.username, 10);
-    // Their current password is right but the account is locked: even this check is refused.
+    expectAppError(await attempt(user.username, PASSWORD), 401, LOCKED);
+    await user.api.put('/api/v4/users/me/password', { current_password: PASSWORD, new_password: 'Fresh-Passw0rd' }).expect(200);
+    // The guesses were at the old password: the new one logs in at once.
+    await attempt(user.username, 'Fresh-Passw0rd').expect(200);
+  });
+
+  test('M3: a locked account still changes its email from a live session (with the right password)', async () => {
+    const user = await createUser(server, admin, { username: unique('mail') });
+    await failures(user.username, 10);
+    const email = `${unique('moved')}@example.com`;
+    const res = await user.api.put('/api/v4/users/me/patch', { email, password: PASSWORD }).expect(200);
+    expect(res.body.email).toBe(email);
+    // The login lock itself is unchanged by it.
+    expectAppError(await attempt(user.username, PASSWORD), 401, LOCKED);
+  });
+
+  test('M3: wrong current passwords inside a session are counted per session: ten, then that session is refused; logins are not locked', async () => {
+    const user = await createUser(server, admin, { username: unique('guess') });
+    const wrong = (i: number) => user.api.put('/api/v4/users/me/password', { current_password: `wrong-${i}`, new_password: 'Fresh-Passw0rd' });
+    for (let i = 0; i < 10; i++) expectAppError(await wrong(i), 400, 'api.user.update_password.incorrect.app_error');
+    // The eleventh, even with the right password, and an email change (also a password check) from that session.
     expectAppError(await user.api.put('/api/v4/users/me/password', { current_password: PASSWORD, new_password: 'Fresh-Passw0rd' }), 401, LOCKED);
-    await admin.api.put(`/api/v4/users/${user.id}/password`, { new_password: PASSWORD }).expect(200);
+    expectAppError(await user.api.put('/api/v4/users/me/patch', { email: `${unique('x')}@example.com`, password: PASSWORD }), 401, LOCKED);
+    // The account's logins are untouched, and another session has its own count.
     const again = await login(server, user.id, user.username);
     await again.api.put('/api/v4/users/me/password', { current_password: PASSWORD, new_password: 'Fresh-Passw0rd' }).expect(200);
-    await attempt(user.username, 'Fresh-Passw0rd').expect(200);
+  });
+
+  test('M3: locks expire after LoginLockoutMinutes (15), and each lock in a row lasts twice as long', async () => {
+    const user = await createUser(server, admin, { username: unique('expire') });
+    const t0 = Date.now();
+    const minute = 60 * 1000;
+    await atTime(server, t0, async () => {
+      expect(await failures(user.username, 10)).toEqual(Array(10).fill(INVALID));
+      expectAppError(await attempt(user.username, PASSWORD), 401, LOCKED);
+    });
+    await atTime(server, t0 + 15 * minute - 1, async () => expectAppError(await attempt(user.username, PASSWORD), 401, LOCKED));
+    // The first lock is over: a new count of ten starts, and the second lock lasts 30 minutes.
+    const t1 = t0 + 15 * minute;
+    await atTime(server, t1, async () => {
+      expect(await failures(user.username, 10)).toEqual(Array(10).fill(INVALID));
+      expectAppError(await attempt(user.username, PASSWORD), 401, LOCKED);
+    });
+    await atTime(server, t1 + 30 * minute - 1, async () => expectAppError(await attempt(user.username, PASSWORD), 401, LOCKED));
+    await atTime(server, t1 + 30 * minute, async () => {
+      await attempt(user.username, PASSWORD).expect(200);
+    });
+  });
+
+  test('M3: the lock duration is a setting (LoginLockoutMinutes, 1 to 1440)', async () => {
+    await admin.api.put('/api/v4/config/patch', { ServiceSettings: { LoginLockoutMinutes: 1 } }).expect(200);
+    try {
+      const user = await createUser(server, admin, { username: unique('short') });
+      const t0 = Date.now();
+      await atTime(server, t0, async () => {
+        await failures(user.username, 10);
+        expectAppError(await attempt(user.username, PASSWORD), 401, LOCKED);
+      });
+      await atTime(server, t0 + 60 * 1000, async () => {
+        await attempt(user.username, PASSWORD).expect(200);
+      });
+    } finally {
+      await admin.api.put('/api/v4/config/patch', { ServiceSettings: { LoginLockoutMinutes: 15 } }).expect(200);
+    }
+    expectAppError(await admin.api.put('/api/v4/config/patch', { ServiceSettings: { LoginLockoutMinutes: 0 } }), 400, 'api.context.invalid_param.app_error');
   });
 
   test('parallel guesses cannot get past the limit together: exactly 10 are checked, the rest refused as locked', async () => {
@@ -98,6 +157,48 @@ describe('MaximumLoginAttempts (default 10)', () => {
     } finally {
       verify.mockRestore();
     }
+  });
+
+  test('L1: an unknown login id is counted in the database like a real account: another process (or a restart) answers both alike', async () => {
+    const ghost = `${unique('ghost')}@corp.example`;
+    const real = await createUser(server, admin, { username: unique('known') });
+    const known = `${real.username}@example.com`;
+    await failures(ghost, 10);
+    await failures(known, 10);
+    // A second server on the same database: a new process, with nothing in memory.
+    const other = await startTestServer({}, server.db);
+    try {
+      const again = (loginId: string) => request(other.url).post('/api/v4/users/login').send({ login_id: loginId, password: 'one-more' });
+      const a = await again(ghost);
+      const b = await again(known);
+      expectAppError(a, 401, LOCKED);
+      expect({ status: a.status, id: a.body.id, message: a.body.message }).toEqual({ status: b.status, id: b.body.id, message: b.body.message });
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('L1: a failed login runs the same SQL statements for an unknown id as for a real account (the same writes, so the same time)', async () => {
+    const real = await createUser(server, admin, { username: unique('sql') });
+    const knex = server.parley.db.knex;
+    const statements = async (loginId: string) => {
+      const seen: string[] = [];
+      const listen = (q: { sql: string }) => seen.push(q.sql);
+      knex.on('query', listen);
+      try {
+        await attempt(loginId, 'wrong').expect(401);
+      } finally {
+        knex.removeListener('query', listen);
+      }
+      // Only the login's own statements (not the config poll or other background work running meanwhile).
+      return seen.filter((sql) => /[`"](users|login_attempts)[`"]/.test(sql));
+    };
+    // The first failure of each creates its counter, the second updates it: compare both.
+    const ghost = unique('nobody');
+    const ghostSql = [...(await statements(ghost)), ...(await statements(ghost))];
+    const realSql = [...(await statements(real.username)), ...(await statements(real.username))];
+    expect(realSql).toEqual(ghostSql);
+    expect(realSql.some((sql) => /^(insert|update)/i.test(sql.trim()))).toBe(true);
   });
 
   test('the limit is a setting', async () => {

@@ -1,4 +1,6 @@
 // Revocation: sessions, personal access tokens, password changes and deactivation end access at once.
+import { accountKey, sessionKey } from '../../src/app/login-lock';
+import { hashToken } from '../../src/lib/secrets';
 import { PASSWORD, createUser, login, startTestServer, type Actor, type TestServer } from '../support/server';
 import { expectAppError } from '../support/assertions';
 
@@ -182,15 +184,18 @@ describe('personal access tokens', () => {
 });
 
 describe('PatchUser: changing your own email takes your password', () => {
-  test('without it 400, with a wrong one 401 (counted as a failed login), with the right one the change is made', async () => {
+  test("without it 400, with a wrong one 401 (counted against the session, not the account's logins), with the right one the change is made", async () => {
     const user = await newUser();
+    const session = (await server.parley.app.deps.stores.sessions.findByTokenHash(hashToken(user.token), Date.now()))!;
+    const counter = () => server.parley.app.deps.stores.users.getLoginAttempts(sessionKey(session.id));
     const email = `${unique('new')}@example.com`;
     expectAppError(await user.api.put('/api/v4/users/me/patch', { email }), 400, 'api.context.invalid_param.app_error');
     expectAppError(await user.api.put('/api/v4/users/me/patch', { email, password: 'wrong-one' }), 401, 'api.user.check_user_password.invalid.app_error');
-    expect((await server.parley.app.deps.stores.users.get(user.id))?.failed_attempts).toBe(1);
+    expect((await counter())?.failures).toBe(1);
+    expect(await server.parley.app.deps.stores.users.getLoginAttempts(accountKey(user.id))).toBeUndefined();
     const res = await user.api.put('/api/v4/users/me/patch', { email, password: PASSWORD }).expect(200);
     expect(res.body.email).toBe(email);
-    expect((await server.parley.app.deps.stores.users.get(user.id))?.failed_attempts).toBe(0);
+    expect(await counter()).toBeUndefined();
     // Other fields, and the same address again, need no password; an admin changing someone's email needs none.
     await user.api.put('/api/v4/users/me/patch', { nickname: 'nick', email }).expect(200);
     await admin.api.put(`/api/v4/users/${user.id}/patch`, { email: `${unique('byadmin')}@example.com` }).expect(200);

@@ -109,8 +109,9 @@ forEachDatabase((h) => {
     expect((await stores.posts.get(reacted.postId))?.has_reactions).toBe(true);
     expect(await stores.posts.get(plain.id)).not.toHaveProperty('has_reactions');
 
-    // Down to 008: the column goes, the posts and their search index stay (a table rebuild would drop its triggers).
-    await h.db.knex.migrate.down(migrationConfig);
+    // Down to 008 (through any later migration): the column goes, the posts and their search index stay (a table
+    // rebuild would drop its triggers).
+    while ((await h.db.knex.migrate.list(migrationConfig))[0].length > 8) await h.db.knex.migrate.down(migrationConfig);
     expect(await h.db.knex.schema.hasColumn('posts', 'has_reactions')).toBe(false);
     const edited = makePost({ channel_id: plain.channel_id, user_id: plain.user_id, create_at: 40, message: 'what will be written after the rollback' });
     await writePosts(stores, plain.channel_id, [edited]);
@@ -122,5 +123,25 @@ forEachDatabase((h) => {
       excludedTerms: [], orSearch: false, since: null, until: null, excludedRange: null, offset: 0, limit: 10,
     });
     expect(found).toEqual([edited.id, plain.id]);
+  });
+  test('010 moves the failed-login counts of users into login_attempts; an account locked then stays locked for a first 15 minutes', async () => {
+    await rollbackAll(h.db);
+    while ((await h.db.knex.migrate.list(migrationConfig))[0].length < 9) await h.db.knex.migrate.up(migrationConfig);
+    const [locked, counting, clean] = [makeUser({ failed_attempts: 10 }), makeUser({ failed_attempts: 3 }), makeUser()];
+    for (const u of [locked, counting, clean]) await h.stores.users.insert(u);
+    const before = Date.now();
+    await migrate(h.db);
+    const { accountKey } = await import('../../src/app/login-lock');
+    const lockedRow = await h.stores.users.getLoginAttempts(accountKey(locked.id));
+    expect(lockedRow).toMatchObject({ failures: 10, lockouts: 1 });
+    expect(lockedRow!.lockedUntil).toBeGreaterThanOrEqual(before + 15 * 60 * 1000);
+    expect(await h.stores.users.getLoginAttempts(accountKey(counting.id))).toMatchObject({ failures: 3, lockedUntil: 0, lockouts: 0 });
+    expect(await h.stores.users.getLoginAttempts(accountKey(clean.id))).toBeUndefined();
+    expect((await h.stores.users.get(locked.id))?.failed_attempts).toBe(0);
+    // Down and up again: the table goes and comes back empty.
+    while ((await h.db.knex.migrate.list(migrationConfig))[0].length > 9) await h.db.knex.migrate.down(migrationConfig);
+    expect(await h.db.knex.schema.hasTable('login_attempts')).toBe(false);
+    await migrate(h.db);
+    expect(await h.stores.users.getLoginAttempts(accountKey(locked.id))).toBeUndefined();
   });
 }, { migrated: false });

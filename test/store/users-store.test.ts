@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { UserRecord } from '../../src/model';
 import type { UserFilter } from '../../src/store/users-store';
 import { channelWithMembers, forEachDatabase, makeChannel, makeTeam, makeUser, useStores } from './fixtures';
@@ -177,6 +178,41 @@ forEachDatabase((h) => {
         cursor = batch[batch.length - 1].id;
       }
       expect(seen).toEqual(usernames(byId.filter((u) => u.delete_at === 0)));
+    });
+  });
+
+  describe('login attempt counters (login_attempts)', () => {
+    const next = () => randomBytes(32).toString('hex');
+
+    test('insert, compare-and-set by version, clear', async () => {
+      const id = next();
+      expect(await h.stores.users.getLoginAttempts(id)).toBeUndefined();
+      expect(await h.stores.users.saveLoginAttempts(id, { failures: 1, lockedUntil: 0, lockouts: 0, lastFailureAt: 5 }, undefined)).toBe(true);
+      expect(await h.stores.users.getLoginAttempts(id)).toEqual({ failures: 1, lockedUntil: 0, lockouts: 0, lastFailureAt: 5, version: 0 });
+      // A write from a stale read (version 1 does not exist yet) changes nothing.
+      expect(await h.stores.users.saveLoginAttempts(id, { failures: 9, lockedUntil: 0, lockouts: 0, lastFailureAt: 6 }, 1)).toBe(false);
+      const at = 1_700_000_000_000 + 24 * 3600 * 1000;
+      expect(await h.stores.users.saveLoginAttempts(id, { failures: 2, lockedUntil: at, lockouts: 1, lastFailureAt: 6 }, 0)).toBe(true);
+      expect(await h.stores.users.getLoginAttempts(id)).toEqual({ failures: 2, lockedUntil: at, lockouts: 1, lastFailureAt: 6, version: 1 });
+      await h.stores.users.clearLoginAttempts(id);
+      expect(await h.stores.users.getLoginAttempts(id)).toBeUndefined();
+    });
+
+    test('a second insert of the same key is a duplicate (the caller reads again)', async () => {
+      const id = next();
+      await h.stores.users.saveLoginAttempts(id, { failures: 1, lockedUntil: 0, lockouts: 0, lastFailureAt: 5 }, undefined);
+      await expect(h.stores.users.saveLoginAttempts(id, { failures: 1, lockedUntil: 0, lockouts: 0, lastFailureAt: 5 }, undefined)).rejects.toMatchObject({ kind: 'duplicate' });
+    });
+
+    test('purge deletes the counters with neither a failure nor a lock after the cut-off', async () => {
+      const [old, recent, locked] = [next(), next(), next()];
+      await h.stores.users.saveLoginAttempts(old, { failures: 3, lockedUntil: 100, lockouts: 1, lastFailureAt: 90 }, undefined);
+      await h.stores.users.saveLoginAttempts(recent, { failures: 1, lockedUntil: 0, lockouts: 0, lastFailureAt: 200 }, undefined);
+      await h.stores.users.saveLoginAttempts(locked, { failures: 3, lockedUntil: 300, lockouts: 2, lastFailureAt: 90 }, undefined);
+      expect(await h.stores.users.purgeLoginAttempts(150)).toBeGreaterThanOrEqual(1);
+      expect(await h.stores.users.getLoginAttempts(old)).toBeUndefined();
+      expect((await h.stores.users.getLoginAttempts(recent))?.failures).toBe(1);
+      expect((await h.stores.users.getLoginAttempts(locked))?.lockouts).toBe(2);
     });
   });
 });

@@ -2,7 +2,7 @@
 // (RateLimitSettings.Enable, off by default), in one process. Rates are set so low during a test that the allowance
 // does not refill while it runs: the counts are exact, not timing-dependent.
 import request from 'supertest';
-import { atTime, createUser, createWorld, startTestServer, type TestServer, type World } from '../support/server';
+import { atTime, createUser, createWorld, login, startTestServer, type TestServer, type World } from '../support/server';
 import { expectAppError } from '../support/assertions';
 import { channelPosts, createHook, expectOk, patchConfig, postJson } from './hooks-support';
 
@@ -103,7 +103,7 @@ describe('the API limit (RateLimitSettings.Enable)', () => {
     }
   });
 
-  test('VaryByUser: each session has its own allowance (from one address)', async () => {
+  test('VaryByUser: each user has their own allowance (from one address)', async () => {
     const other = await createUser(server, world.admin);
     await server.parley.config.patch({ RateLimitSettings: { Enable: true, PerSec: 1, MaxBurst: 0, VaryByUser: true } });
     try {
@@ -125,6 +125,80 @@ describe('the API limit (RateLimitSettings.Enable)', () => {
       expect((await from('10.0.0.2')).status).toBe(200);
     } finally {
       await server.parley.config.patch({ RateLimitSettings: { Enable: false, PerSec: 10, MaxBurst: 100, VaryByHeader: '' } });
+    }
+  });
+
+  // The clock stands still in these (no refill while they run); an X-Probe header of their own keeps their keys apart
+  // from the other tests' (VaryByHeader X-Probe adds it to the key).
+  let probes = 0;
+  const probe = () => `probe-${process.pid}-${++probes}-${Date.now()}`;
+
+  test('L7: VaryByUser keys by the authenticated user: invented tokens share the address allowance', async () => {
+    await server.parley.config.patch({ RateLimitSettings: { Enable: true, PerSec: 1, MaxBurst: 4, VaryByUser: true, VaryByHeader: 'X-Probe' } });
+    try {
+      const key = probe();
+      const statuses = await atTime(server, Date.now(), async () => {
+        const out: number[] = [];
+        for (let i = 0; i < 12; i++) {
+          out.push((await request(server.url).post('/api/v4/users/login').set('Authorization', `Bearer invented${i}x${key}`).set('X-Probe', key).send({ login_id: 'nobody', password: 'x' })).status);
+        }
+        return out;
+      });
+      expect(statuses).toEqual([...Array(5).fill(401), ...Array(7).fill(429)]);
+    } finally {
+      await server.parley.config.patch({ RateLimitSettings: { Enable: false, PerSec: 10, MaxBurst: 100, VaryByUser: false, VaryByHeader: '' } });
+    }
+  });
+
+  test("L7: VaryByUser: a user's sessions share one allowance (a new login is not a fresh one)", async () => {
+    const user = await createUser(server, world.admin);
+    const second = await login(server, user.id, user.username);
+    await server.parley.config.patch({ RateLimitSettings: { Enable: true, PerSec: 1, MaxBurst: 0, VaryByUser: true, VaryByHeader: 'X-Probe' } });
+    try {
+      const key = probe();
+      const [first, other] = await atTime(server, Date.now(), async () => [
+        await me(user.token).set('X-Probe', key),
+        await me(second.token).set('X-Probe', key),
+      ]);
+      expect(first.status).toBe(200);
+      expectAppError(other, 429, 'api.context.rate_limit.app_error');
+    } finally {
+      await server.parley.config.patch({ RateLimitSettings: { Enable: false, PerSec: 10, MaxBurst: 100, VaryByUser: false, VaryByHeader: '' } });
+    }
+  });
+
+  test('L7: VaryByHeader X-Forwarded-For keys by the entry the proxy added (the rightmost), not by what the client wrote', async () => {
+    await server.parley.config.patch({ RateLimitSettings: { Enable: true, PerSec: 1, MaxBurst: 4, VaryByHeader: 'X-Forwarded-For' } });
+    try {
+      const proxy = `192.0.2.${1 + (probes++ % 250)}`;
+      const ping = (xff: string) => request(server.url).get('/api/v4/system/ping').set('X-Forwarded-For', xff);
+      const { spoofed, another } = await atTime(server, Date.now(), async () => {
+        const out: number[] = [];
+        for (let i = 0; i < 12; i++) out.push((await ping(`10.9.9.${i}, ${proxy}`)).status);
+        return { spoofed: out, another: (await ping(`10.9.9.1, 198.51.100.${1 + (probes % 250)}`)).status };
+      });
+      expect(spoofed).toEqual([...Array(5).fill(200), ...Array(7).fill(429)]);
+      expect(another).toBe(200);
+    } finally {
+      await server.parley.config.patch({ RateLimitSettings: { Enable: false, PerSec: 10, MaxBurst: 100, VaryByHeader: '' } });
+    }
+  });
+
+  test('L7: TrustedProxyHops 2: the entry the first of two proxies added is the key', async () => {
+    await server.parley.config.patch({ RateLimitSettings: { Enable: true, PerSec: 1, MaxBurst: 1, VaryByHeader: 'X-Forwarded-For', TrustedProxyHops: 2 } });
+    try {
+      const client = `203.0.113.${1 + (probes++ % 250)}`;
+      const ping = (xff: string) => request(server.url).get('/api/v4/system/ping').set('X-Forwarded-For', xff);
+      const statuses = await atTime(server, Date.now(), async () => [
+        (await ping(`a, ${client}, 10.0.0.1`)).status,
+        (await ping(`b, ${client}, 10.0.0.2`)).status,
+        (await ping(`c, ${client}, 10.0.0.1`)).status,
+        (await ping(`c, ${client}0, 10.0.0.1`)).status,
+      ]);
+      expect(statuses).toEqual([200, 200, 429, 200]);
+      expectAppError(await server.http(world.admin.token).put('/api/v4/config/patch', { RateLimitSettings: { TrustedProxyHops: 0 } }), 400, 'api.context.invalid_param.app_error');
+    } finally {
+      await server.parley.config.patch({ RateLimitSettings: { Enable: false, PerSec: 10, MaxBurst: 100, VaryByHeader: '', TrustedProxyHops: 1 } });
     }
   });
 });
