@@ -85,6 +85,8 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
   };
   const hub = new Hub({
     replayEvents: () => config.get().WebSocketSettings.ReplayBufferSize,
+    replayBytes: () => config.get().WebSocketSettings.ReplayBufferBytes,
+    maxConnectionsPerUser: () => config.get().WebSocketSettings.MaxConnectionsPerUser,
     replayWindowMs: () => config.get().WebSocketSettings.ReplayWindowSeconds * 1000,
     maxBufferedBytes: MAX_SOCKET_BUFFER_BYTES,
     now: () => (app ? app.deps.now() : Date.now()),
@@ -103,7 +105,9 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
     redis
       ? new RedisRateStore(redis, `parley:rl:${prefix}:`, (err) => logger.warn({ err }, 'rate limit store unavailable: requests are allowed until it returns'))
       : new MemoryRateStore(() => config.get().RateLimitSettings.MemoryStoreSize, () => app.deps.now());
-  const limits = new RateLimits(() => config.get(), rateStore('api'), rateStore('hook'));
+  // VaryByUser keys by the user a token authenticates (read without recording activity), never by the token itself.
+  const userOfToken = async (token: string) => (await app.sessions.check(token))?.userId;
+  const limits = new RateLimits(() => config.get(), rateStore('api'), rateStore('hook'), userOfToken, () => app.deps.now());
   const stopMaintenance = app.startMaintenance((err) => logger.warn({ err }, 'maintenance job failed'));
   const listener = createRequestListener(app, { spec, validateResponses, logger, limits });
   const server = http.createServer({ keepAliveTimeout: 65000 }, listener);

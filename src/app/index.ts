@@ -8,6 +8,7 @@ import { NO_FILE_STORAGE, type FileStorage } from './file-storage';
 import { FilesService } from './files';
 import { HookExecution } from './hook-execution';
 import { HooksService } from './hooks';
+import { LoginLock } from './login-lock';
 import { Passwords } from './passwords';
 import { PostWriter } from './post-writer';
 import { PostsService } from './posts';
@@ -39,7 +40,11 @@ export interface App {
   realtime: Realtime;
   status: StatusService;
   files: FilesService;
-  /** Starts the periodic clean-ups (expired Idempotency-Key answers); returns the function that stops them. */
+  /**
+   * Starts the periodic clean-ups (expired Idempotency-Key answers; unattached and deleted files past their retention;
+   * forgotten login counters);
+   * returns the function that stops them.
+   */
   startMaintenance(onError: (err: unknown) => void): () => void;
 }
 
@@ -72,6 +77,7 @@ export function createApp(stores: Stores, config: ConfigService, options: AppOpt
   const cache = new WebhookCache(stores);
   const passwords = new Passwords();
   const hookExecution = new HookExecution(deps, cache, channels, posts, writer, realtime);
+  const files = new FilesService(deps, options.files ?? NO_FILE_STORAGE);
   return {
     deps,
     system: new SystemService(deps, realtime),
@@ -88,9 +94,14 @@ export function createApp(stores: Stores, config: ConfigService, options: AppOpt
     passwords,
     realtime,
     status,
-    files: new FilesService(deps, options.files ?? NO_FILE_STORAGE),
+    files,
     startMaintenance: (onError) => {
-      const timer = setInterval(() => hookExecution.purgeExpiredKeys().catch(onError), MAINTENANCE_INTERVAL_MS);
+      const loginLock = new LoginLock(deps);
+      const timer = setInterval(() => {
+        hookExecution.purgeExpiredKeys().catch(onError);
+        files.purge().catch(onError);
+        loginLock.purge().catch(onError);
+      }, MAINTENANCE_INTERVAL_MS);
       timer.unref();
       return () => clearInterval(timer);
     },

@@ -10,6 +10,8 @@ export interface Config {
     MaximumPayloadSizeBytes: number;
     EnableDeveloper: boolean;
     MaximumLoginAttempts: number;
+    /** Parley's own: minutes the first lock after MaximumLoginAttempts failures lasts; each lock in a row doubles it (at most 24 h). */
+    LoginLockoutMinutes: number;
     SessionLengthWebInHours: number;
     ExperimentalStrictCSRFEnforcement: boolean;
     /** Different emoji one post may carry (Mattermost's default 50; values above 500 count as 500). */
@@ -27,6 +29,10 @@ export interface Config {
     ReplayWindowSeconds: number;
     /** Events kept per connection for that resume (Mattermost keeps 128). */
     ReplayBufferSize: number;
+    /** Parley's own: characters of those events kept per connection (the oldest go first), so large events cannot pile up. */
+    ReplayBufferBytes: number;
+    /** Parley's own: connections one user may hold per process, live or waiting to resume; past it the oldest give way. */
+    MaxConnectionsPerUser: number;
   };
   SqlSettings: {
     DriverName: 'sqlite' | 'mysql';
@@ -45,6 +51,12 @@ export interface Config {
     VaryByRemoteAddr: boolean;
     VaryByUser: boolean;
     VaryByHeader: string;
+    /**
+     * Parley's own: how many proxies in front of the server append to X-Forwarded-For. With VaryByHeader
+     * X-Forwarded-For the key is the entry this many from the right (the client's address as the first trusted proxy
+     * saw it); entries further left are the client's to choose.
+     */
+    TrustedProxyHops: number;
     /** Parley's own: posts per second per incoming webhook (0: no limit). */
     WebhookPerSec: number;
     WebhookMaxBurst: number;
@@ -58,6 +70,15 @@ export interface Config {
     Directory: string;
     /** Largest file accepted, in bytes (Mattermost's default: 100 MB). */
     MaxFileSize: number;
+    /**
+     * Parley's own: bytes of files one user may have stored (live files, attached or not, and deleted ones not yet
+     * removed); 0: no limit. Total rather than per day: it bounds the disk a user can take, not only its growth.
+     */
+    MaxUserStorageBytes: number;
+    /** Parley's own: hours an upload attached to no post is kept before it is removed, record and bytes (0: kept). */
+    UnattachedRetentionHours: number;
+    /** Parley's own: hours the bytes of a deleted file (a deleted post's) are kept before they are removed (0: kept). */
+    DeletedRetentionHours: number;
   };
   ClusterSettings: {
     /** Several processes share real-time events (and rate limits) through Redis. */
@@ -80,6 +101,7 @@ export function defaultConfig(): Config {
       MaximumPayloadSizeBytes: 300000,
       EnableDeveloper: false,
       MaximumLoginAttempts: 10,
+      LoginLockoutMinutes: 15,
       SessionLengthWebInHours: 720,
       ExperimentalStrictCSRFEnforcement: false,
       UniqueEmojiReactionLimitPerPost: 50,
@@ -93,6 +115,8 @@ export function defaultConfig(): Config {
     WebSocketSettings: {
       ReplayWindowSeconds: 300,
       ReplayBufferSize: 128,
+      ReplayBufferBytes: 1048576,
+      MaxConnectionsPerUser: 16,
     },
     SqlSettings: {
       DriverName: 'sqlite',
@@ -111,6 +135,7 @@ export function defaultConfig(): Config {
       VaryByRemoteAddr: true,
       VaryByUser: false,
       VaryByHeader: '',
+      TrustedProxyHops: 1,
       WebhookPerSec: 10,
       WebhookMaxBurst: 100,
     },
@@ -119,6 +144,9 @@ export function defaultConfig(): Config {
       DriverName: 'local',
       Directory: './data/files',
       MaxFileSize: 104857600,
+      MaxUserStorageBytes: 10737418240,
+      UnattachedRetentionHours: 168,
+      DeletedRetentionHours: 24,
     },
     ClusterSettings: {
       Enable: false,

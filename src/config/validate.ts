@@ -15,6 +15,9 @@ export function configProblem(c: Config): AppError | undefined {
     return invalid('max_payload_size', 'Invalid max payload size for service settings. Must be a whole number of at least 1024.');
   }
   if (!Number.isInteger(s.MaximumLoginAttempts) || s.MaximumLoginAttempts <= 0) return invalid('login_attempts', 'Invalid maximum login attempts for service settings. Must be a positive number.');
+  if (!Number.isInteger(s.LoginLockoutMinutes) || s.LoginLockoutMinutes < 1 || s.LoginLockoutMinutes > 1440) {
+    return invalid('login_lockout_minutes', 'Invalid LoginLockoutMinutes: a whole number of minutes from 1 to 1440.');
+  }
   if (!Number.isInteger(s.SessionLengthWebInHours) || s.SessionLengthWebInHours < 1) return invalid('session_length', 'Invalid web session length. Must be a positive whole number of hours.');
   if (!Number.isInteger(s.UniqueEmojiReactionLimitPerPost) || s.UniqueEmojiReactionLimitPerPost < 1) {
     return invalid('unique_emoji_reaction_limit_per_post', 'Invalid UniqueEmojiReactionLimitPerPost: must be a positive whole number.');
@@ -27,10 +30,19 @@ export function configProblem(c: Config): AppError | undefined {
   if (!Number.isInteger(ws.ReplayBufferSize) || ws.ReplayBufferSize < 0 || ws.ReplayBufferSize > 10000) {
     return invalid('websocket_replay_buffer', 'Invalid WebSocketSettings.ReplayBufferSize: a whole number from 0 to 10000.');
   }
+  if (!Number.isInteger(ws.ReplayBufferBytes) || ws.ReplayBufferBytes < 0 || ws.ReplayBufferBytes > 67108864) {
+    return invalid('websocket_replay_buffer_bytes', 'Invalid WebSocketSettings.ReplayBufferBytes: a whole number from 0 to 67108864 (64 MiB).');
+  }
+  if (!Number.isInteger(ws.MaxConnectionsPerUser) || ws.MaxConnectionsPerUser < 1 || ws.MaxConnectionsPerUser > 10000) {
+    return invalid('websocket_max_connections_per_user', 'Invalid WebSocketSettings.MaxConnectionsPerUser: a whole number from 1 to 10000.');
+  }
   const r = c.RateLimitSettings;
   if (!Number.isInteger(r.PerSec) || r.PerSec < 1) return invalid('rate_sec', 'Invalid per second for rate limit settings. Must be a positive whole number.');
   if (!Number.isInteger(r.MaxBurst) || r.MaxBurst < 0) return invalid('max_burst', 'Invalid max burst for rate limit settings. Must be a whole number, at least 0.');
   if (!Number.isInteger(r.MemoryStoreSize) || r.MemoryStoreSize <= 0) return invalid('rate_mem', 'Invalid memory store size for rate limit settings. Must be a positive whole number.');
+  if (!Number.isInteger(r.TrustedProxyHops) || r.TrustedProxyHops < 1 || r.TrustedProxyHops > 16) {
+    return invalid('trusted_proxy_hops', 'Invalid TrustedProxyHops for rate limit settings. Must be a whole number from 1 to 16.');
+  }
   if (!(r.WebhookPerSec >= 0)) return invalid('webhook_rate_sec', 'Invalid WebhookPerSec for rate limit settings. Must be 0 (no limit) or a positive number.');
   if (!Number.isInteger(r.WebhookMaxBurst) || r.WebhookMaxBurst < 0) return invalid('webhook_max_burst', 'Invalid WebhookMaxBurst for rate limit settings. Must be a whole number, at least 0.');
   const f = c.FileSettings;
@@ -39,6 +51,12 @@ export function configProblem(c: Config): AppError | undefined {
   if (f.DriverName !== 'local') return invalid('file_driver', `Invalid FileSettings.DriverName "${f.DriverName}": only "local" is supported.`);
   if (f.Directory.trim() === '') return invalid('directory', 'FileSettings.Directory must not be empty.');
   if (!Number.isSafeInteger(f.MaxFileSize) || f.MaxFileSize < 1) return invalid('max_file_size', 'Invalid FileSettings.MaxFileSize: a whole number of bytes, at least 1.');
+  if (!Number.isSafeInteger(f.MaxUserStorageBytes) || f.MaxUserStorageBytes < 0) {
+    return invalid('max_user_storage', 'Invalid FileSettings.MaxUserStorageBytes: a whole number of bytes, 0 for no limit.');
+  }
+  for (const key of ['UnattachedRetentionHours', 'DeletedRetentionHours'] as const) {
+    if (!Number.isInteger(f[key]) || f[key] < 0 || f[key] > 876000) return invalid('file_retention', `Invalid FileSettings.${key}: a whole number of hours from 0 (kept) to 876000.`);
+  }
   if (c.ClusterSettings.Enable && !/^rediss?:\/\//.test(c.ClusterSettings.RedisURL)) {
     return invalid('cluster_redis', 'ClusterSettings.RedisURL must be a redis:// or rediss:// URL when ClusterSettings.Enable is on.');
   }

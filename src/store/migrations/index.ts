@@ -8,6 +8,9 @@ import * as reactions from './006-reactions';
 import * as fileInfo from './007-file-info';
 import * as postSearch from './008-post-search';
 import * as postHasReactions from './009-post-has-reactions';
+import * as loginAttempts from './010-login-attempts';
+import * as fileRetention from './011-file-retention';
+import * as postSearchChannel from './012-post-search-channel';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -25,6 +28,9 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['007-file-info', fileInfo],
   ['008-post-search', postSearch],
   ['009-post-has-reactions', postHasReactions],
+  ['010-login-attempts', loginAttempts],
+  ['011-file-retention', fileRetention],
+  ['012-post-search-channel', postSearchChannel],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
