@@ -11,6 +11,7 @@ import type { StatusService } from './status';
 import { newPost } from './records';
 import { withReactions } from './reactions';
 import { attachFiles, filesRefused, normalizeFileIds, withFileMetadata } from './post-files';
+import type { SizedPage } from '../store/posts-store';
 
 const PRIORITY_FIELDS = ['priority', 'requested_ack', 'persistent_notifications'] as const;
 
@@ -37,10 +38,28 @@ export function checkMessageLength(message: string): void {
   }
 }
 
+/** Whether props serialised as JSON fit POST_LIMITS.propsBytes (UTF-8 bytes). */
+export function propsFit(props: Record<string, unknown>): boolean {
+  const json = JSON.stringify(props);
+  // A UTF-16 unit is at most 3 UTF-8 bytes: most props are decided without counting bytes.
+  return json.length * 3 <= POST_LIMITS.propsBytes || (json.length <= POST_LIMITS.propsBytes && Buffer.byteLength(json) <= POST_LIMITS.propsBytes);
+}
+
+/** Mattermost's id for props that are too large (its Post.IsValid), with Parley's lower bound. */
 export function checkPropsSize(props: Record<string, unknown>): void {
-  if (codePointLength(JSON.stringify(props)) > POST_LIMITS.propsRunes) {
-    throw AppError.badRequest('model.post.is_valid.props.app_error', `Props must be ${POST_LIMITS.propsRunes} characters or fewer when serialised.`);
+  if (!propsFit(props)) {
+    throw AppError.badRequest('model.post.is_valid.props.app_error', `Props must be ${POST_LIMITS.propsBytes} bytes or fewer when serialised as JSON.`);
   }
+}
+
+/**
+ * A deleted post as readers other than system admins get it: that it existed and was deleted (clients remove it from
+ * view), not what it said, carried or attached.
+ */
+function emptied(post: Post): Post {
+  if (post.delete_at === 0) return post;
+  const { has_reactions: _, ...rest } = post;
+  return { ...rest, message: '', props: {}, file_ids: [], hashtags: '', metadata: {} };
 }
 
 function sameIds(a: string[], b: string[]): boolean {
@@ -206,23 +225,26 @@ export class PostsService {
     const list: PostList = { order: [], posts: {}, next_post_id: '', prev_post_id: '', has_next: false };
     let posts: Post[];
     if (q.since !== undefined) {
-      posts = (await stores.posts.since(channelId, q.since, 1000)).reverse();
+      // Deleted posts come too, so that clients learn of the deletions, but emptied (review round 3, M1).
+      posts = (await stores.posts.since(channelId, q.since, 1000)).reverse().map(emptied);
     } else {
-      // Newest first; `beyond` is the row past the page's oldest (or, after an `after` anchor, its newest) post.
-      let beyond: Post | undefined;
+      // Newest first; `beyond` is the row past the page's oldest (or, after an `after` anchor, its newest) post. A page
+      // of large posts ends early, at its byte budget: `beyond` is then the first post left out, which the page's
+      // prev_post_id (next_post_id after an anchor) names, so the apps continue from it.
+      let beyond: SizedPage['beyond'];
       let anchor: Post | undefined;
-      const edge = (rows: Post[]) => {
-        beyond = rows.length > q.perPage ? rows[q.perPage] : undefined;
-        return rows.slice(0, q.perPage);
+      const edge = (page: SizedPage) => {
+        beyond = page.beyond;
+        return page.posts;
       };
       if (q.before || q.after) {
         const anchorId = (q.before || q.after) as string;
         anchor = await stores.posts.get(anchorId);
         if (!anchor || anchor.channel_id !== channelId) throw AppError.invalidParam(q.before ? 'before' : 'after');
-        posts = edge(await stores.posts.around(cursor, anchor, q.before ? 'before' : 'after'));
+        posts = edge(await stores.posts.aroundWithin(cursor, anchor, q.before ? 'before' : 'after', POST_LIMITS.pageChars));
         if (!q.before) posts.reverse();
       } else {
-        posts = edge(await stores.posts.page(cursor));
+        posts = edge(await stores.posts.pageWithin(cursor, POST_LIMITS.pageChars));
       }
       if (posts.length > 0) {
         const newest = posts[0];
@@ -259,6 +281,10 @@ export class PostsService {
     const { post, channel } = await this.readable(postId, session, false);
     const own = post.user_id === session.userId;
     await this.authz.requireChannel(session, channel, own ? 'edit_post' : 'edit_others_posts');
+    // As UpdatePost, pins and reactions: an archived channel's posts stay as they were (Mattermost's PatchPost id).
+    if (channel.delete_at !== 0) {
+      throw AppError.badRequest('api.post.patch_post.can_not_update_post_in_deleted.error', 'Can not update a post in an archived channel.');
+    }
     const now = await this.changeTime(post);
     const fields: Partial<Post> = { update_at: now };
     if (patch.message !== undefined && patch.message !== post.message) {
@@ -418,7 +444,7 @@ export class PostsService {
         readable.set(post.channel_id, ok);
       }
       if (!ok) continue;
-      posts.push(post.delete_at === 0 ? post : { ...post, message: '', props: {}, file_ids: [], hashtags: '', metadata: {} });
+      posts.push(emptied(post));
     }
     posts.sort((a, b) => b.create_at - a.create_at || (b.id < a.id ? -1 : 1));
     return this.withReplyStats(posts);

@@ -1,13 +1,15 @@
 import type { ServerResponse } from 'node:http';
 import { AppError } from '../model/app-error';
 import { DatabaseError } from '../model/store-errors';
+import { stringifyWithRaw } from '../lib/raw-json';
 
 /**
  * Writes JSON with `Content-Type: application/json` exactly: Client4 parses bodies only on that exact value. A
- * Buffer body keeps every layer from touching the header.
+ * Buffer body keeps every layer from touching the header. Values read as stored JSON text (a post's props) are
+ * written as that text, not parsed and serialised again.
  */
 export function writeJson(res: ServerResponse, status: number, body: unknown): void {
-  const payload = Buffer.from(JSON.stringify(body));
+  const payload = Buffer.from(stringifyWithRaw(body));
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', payload.length);

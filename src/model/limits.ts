@@ -6,8 +6,19 @@
 export const POST_LIMITS = {
   /** Mattermost's PostMessageMaxRunesV2; a longer webhook message is split into several posts. */
   messageRunes: 16383,
-  /** Props serialised as JSON (Mattermost's PostPropsMaxUserRunes). */
-  propsRunes: 760000,
+  /**
+   * Props serialised as JSON, in UTF-8 bytes: what a post's props may be when written (create, update, patch, webhook
+   * posts with their attachments). Far below Mattermost's PostPropsMaxUserRunes (760000): every reader of a channel
+   * pays for them, and what the apps and integrations put there (attachments, mention flags, previews) is a few KB.
+   * Posts written before this bound (up to 760000 characters, the column's MEDIUMTEXT holds them) are still read.
+   */
+  propsBytes: 64 * 1024,
+  /**
+   * A page of GetPostsForChannel stops taking posts once its messages (characters) and props (bytes of JSON) pass this
+   * (at least one post per page): the apps page on from `prev_post_id` / `next_post_id`, which name the first post
+   * left out.
+   */
+  pageChars: 2 * 1024 * 1024,
   /** Column width of a post's type; Mattermost's own types are all shorter. */
   type: 64,
   /** The apps send "<user id>:<ms>", 40 characters. */
@@ -101,6 +112,15 @@ export const SEARCH_LIMITS = {
   termsChars: 1024,
   /** Words, phrases and filters (`from:`, `in:`, dates) in one search. */
   parts: 32,
+  /**
+   * Words the index is asked for, over every term (a phrase or a hashtag counts each of its words): a phrase is
+   * checked word by word, so `a*a*a*…` (one "word" of 512) cost seconds before this bound.
+   */
+  indexWords: 16,
+  /** Prefix terms (`deplo*`) in one search: each reads every indexed word it begins, and some are merged per statement. */
+  prefixTerms: 3,
+  /** Letters or digits before the `*` of a prefix term: `a*` is every word of the index (2 and 3 have prefix indexes). */
+  prefixMinChars: 2,
   /** Results a search can page through (page × per_page + per_page): deeper pages are empty. */
   maxResults: 10_000,
 } as const;

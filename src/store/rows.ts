@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { lazyJsonObject } from '../lib/raw-json';
 
 /** A Knex instance or an open transaction: every store method runs on either. */
 export type Executor = Knex | Knex.Transaction;
@@ -16,6 +17,14 @@ export function json<T>(v: unknown, fallback: T): T {
   } catch {
     return fallback;
   }
+}
+
+/**
+ * A JSON object column, parsed only when code looks into it: an answer that merely passes it on writes the stored
+ * text as it is (src/lib/raw-json.ts). For large values read in bulk (a post's props).
+ */
+export function lazyJson(v: unknown): Record<string, unknown> {
+  return typeof v === 'string' && v !== '' ? lazyJsonObject(v) : {};
 }
 
 /** Clamp-free paging helper: Mattermost's page/per_page become an offset and a limit. */

@@ -112,6 +112,17 @@ describe('UpdatePost', () => {
     expectAppError(await alice.api.put(`/api/v4/posts/${q.id}`, { id: q.id, message: 'x' }), 400, 'api.post.update_post.can_not_update_post_in_deleted.error');
   });
 
+  test('PatchPost in an archived channel: 400 api.post.patch_post.can_not_update_post_in_deleted.error, as UpdatePost (L12)', async () => {
+    const ch = await channel('O', [alice]);
+    const q = await createPost(alice, ch, 'before archiving', { props: { a: 1 } });
+    await archive(ch);
+    for (const patch of [{ message: 'after' }, { props: { b: 2 } }, { is_pinned: true }]) {
+      expectAppError(await alice.api.put(`/api/v4/posts/${q.id}/patch`, patch), 400, 'api.post.patch_post.can_not_update_post_in_deleted.error');
+    }
+    expectAppError(await admin.api.put(`/api/v4/posts/${q.id}/patch`, { message: 'admin too' }), 400, 'api.post.patch_post.can_not_update_post_in_deleted.error');
+    expect(await get(alice, q.id)).toMatchObject({ message: 'before archiving', props: { a: 1 }, is_pinned: false, edit_at: 0 });
+  });
+
   test('file_ids: absent or unchanged is fine; new ones are refused (no attachments here)', async () => {
     const p = await createPost(alice, publicId);
     await alice.api.put(`/api/v4/posts/${p.id}`, { id: p.id, message: 'a', file_ids: [] }).expect(200);

@@ -412,6 +412,134 @@ describe('GetPostsForChannel', () => {
     const priv = await createChannel(owner, 'P');
     expectAppError(await member.api.get(`/api/v4/channels/${priv}/posts`), 403, 'api.context.permissions.app_error');
   });
+
+  test('since: a deleted post and the replies deleted with it come emptied, also to someone who joined afterwards (M1)', async () => {
+    const ch = await createChannel(owner, 'O', [member]);
+    const t = Date.now() - 30_000;
+    const root = await atTime(t, () => createPost(member, ch, 'AWS_SECRET=AKIAROOT', { props: { card: 'secret card' } }));
+    const reply = await atTime(t + 1, () => createPost(owner, ch, 'AKIAREPLY too', { root_id: root.id }));
+    const kept = await atTime(t + 2, () => createPost(owner, ch, 'still here'));
+    await owner.api.post('/api/v4/reactions', { user_id: owner.id, post_id: root.id, emoji_name: 'eyes' }).expect(200);
+    await member.api.delete(`/api/v4/posts/${root.id}`).expect(200);
+    // A team member who joins the public channel after the deletion.
+    await outsider.api.post(`/api/v4/channels/${ch}/members`, { user_id: outsider.id }).expect(201);
+    const since = await outsider.api.get(`/api/v4/channels/${ch}/posts?since=1`).expect(200);
+    expect([...since.body.order].sort()).toEqual([root.id, reply.id, kept.id].sort());
+    for (const id of [root.id, reply.id]) {
+      const p = since.body.posts[id];
+      expect(p).toMatchObject({ id, message: '', props: {}, file_ids: [], metadata: {}, hashtags: '' });
+      expect(p.delete_at).toBeGreaterThan(0);
+      expect(p.has_reactions).toBeUndefined();
+    }
+    expect(since.body.posts[kept.id].message).toBe('still here');
+    // Nowhere else either: pages and cursors, the thread of a live reply's channel, search, GetPostsByIds.
+    const answers = [
+      await outsider.api.get(`/api/v4/channels/${ch}/posts?since=${t + 500}`).expect(200),
+      await outsider.api.get(`/api/v4/channels/${ch}/posts?page=0&per_page=60`).expect(200),
+      await outsider.api.get(`/api/v4/channels/${ch}/posts?after=${kept.id}`).expect(200),
+      await outsider.api.get(`/api/v4/channels/${ch}/posts?before=${kept.id}`).expect(200),
+      await outsider.api.post(`/api/v4/teams/${teamId}/posts/search`, { terms: 'AKIAROOT' }).expect(200),
+      await outsider.api.post('/api/v4/posts/ids', [root.id, reply.id]).expect(200),
+    ];
+    for (const a of answers) expect(a.text).not.toMatch(/AKIA|secret card/);
+    expectAppError(await outsider.api.get(`/api/v4/posts/${reply.id}/thread`), 404, 'app.post.get.app_error');
+  });
+});
+
+/** A post's props as JSON of exactly `bytes` UTF-8 bytes: `{"blob":"…"}` filled with `unit` (1 to 3 bytes). */
+function propsOfBytes(bytes: number, unit = 'x'): Record<string, string> {
+  const room = bytes - '{"blob":""}'.length;
+  const size = Buffer.byteLength(unit);
+  const blob = unit.repeat(Math.floor(room / size)) + 'x'.repeat(room % size);
+  const props = { blob };
+  expect(Buffer.byteLength(JSON.stringify(props))).toBe(bytes);
+  return props;
+}
+
+describe('props size: 65536 bytes as JSON (H3)', () => {
+  test('CreatePost: 65536 bytes are accepted, 65537 are 400 model.post.is_valid.props.app_error; bytes, not characters', async () => {
+    const ch = await createChannel(owner, 'O', [member]);
+    const ok = await createPost(member, ch, 'at the limit', { props: propsOfBytes(65536) });
+    expect(Buffer.byteLength(JSON.stringify(ok.props))).toBe(65536);
+    expect((await member.api.get(`/api/v4/posts/${ok.id}`).expect(200)).body.props).toEqual(ok.props);
+    for (const props of [propsOfBytes(65537), propsOfBytes(65537, 'é'), propsOfBytes(65537, '😀')]) {
+      expectAppError(await member.api.post('/api/v4/posts', { channel_id: ch, message: 'too big', props }), 400, 'model.post.is_valid.props.app_error');
+    }
+    // The old bound: 760000 characters.
+    expectAppError(await member.api.post('/api/v4/posts', { channel_id: ch, message: 'too big', props: { blob: 'z'.repeat(200_000) } }), 400, 'model.post.is_valid.props.app_error');
+    const list = await member.api.get(`/api/v4/channels/${ch}/posts`).expect(200);
+    expect(list.body.order).toEqual([ok.id]);
+  });
+
+  test('PatchPost and UpdatePost: the same bound, and the post stays as it was', async () => {
+    const ch = await createChannel(owner, 'O', [member]);
+    const post = await createPost(member, ch, 'small', { props: { a: 1 } });
+    expectAppError(await member.api.put(`/api/v4/posts/${post.id}/patch`, { props: propsOfBytes(65537) }), 400, 'model.post.is_valid.props.app_error');
+    expectAppError(await member.api.put(`/api/v4/posts/${post.id}`, { id: post.id, message: 'small', props: propsOfBytes(65537, 'é') }), 400, 'model.post.is_valid.props.app_error');
+    expect((await member.api.get(`/api/v4/posts/${post.id}`).expect(200)).body.props).toEqual({ a: 1 });
+    await member.api.put(`/api/v4/posts/${post.id}/patch`, { props: propsOfBytes(65536) }).expect(200);
+    await member.api.put(`/api/v4/posts/${post.id}`, { id: post.id, message: 'small', props: propsOfBytes(65536, 'é') }).expect(200);
+  });
+});
+
+describe('posts with large props written before the bound (H3)', () => {
+  /** Posts written straight to the database (as older versions allowed), oldest first, with `propsText` stored as is. */
+  async function storedPosts(channelId: string, count: number, propsText: (i: number) => string): Promise<string[]> {
+    const knex = server.parley.db.knex;
+    const t = Date.now() - 20_000;
+    const seed = await atTime(t, () => createPost(member, channelId, 'seed'));
+    const [row] = await knex('posts').where({ id: seed.id });
+    await knex('posts').where({ id: seed.id }).del();
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const id = `${seed.id.slice(0, 20)}${String(100000 + i)}`;
+      await knex('posts').insert({ ...row, id, create_at: t + i, update_at: t + i, message: `old ${i}`, props: propsText(i), pending_post_id: '' });
+      ids.push(id);
+    }
+    return ids;
+  }
+
+  const fat = (i: number) => JSON.stringify({ n: i, blob: 'b'.repeat(240_000) });
+
+  test('a page stops at about 2 MiB; prev_post_id names the first post left out, and the before cursor walks every post once', async () => {
+    const ch = await createChannel(owner, 'O', [member]);
+    const ids = await storedPosts(ch, 12, fat);
+    const newestFirst = [...ids].reverse();
+    const first = await member.api.get(`/api/v4/channels/${ch}/posts?per_page=60`).expect(200);
+    // 8 posts of 240 KB fit in 2 MiB, a ninth would not.
+    expect(first.body.order).toEqual(newestFirst.slice(0, 8));
+    expect(first.body.prev_post_id).toBe(newestFirst[8]);
+    expect(first.text.length).toBeLessThan(2 * 1024 * 1024 + 100_000);
+    expect(first.body.posts[newestFirst[0]].props).toEqual({ n: 11, blob: 'b'.repeat(240_000) });
+    const seen = [...first.body.order];
+    let list = first.body;
+    while (list.prev_post_id) {
+      list = (await member.api.get(`/api/v4/channels/${ch}/posts?before=${seen[seen.length - 1]}&per_page=60`).expect(200)).body;
+      seen.push(...list.order);
+    }
+    expect(seen).toEqual(newestFirst);
+    // Forward from the oldest: next_post_id names the first post left out.
+    const after = await member.api.get(`/api/v4/channels/${ch}/posts?after=${ids[0]}&per_page=60`).expect(200);
+    expect(after.body.order).toEqual(ids.slice(1, 9).reverse());
+    expect(after.body.next_post_id).toBe(ids[9]);
+    // A page of small posts is not shortened.
+    expect((await member.api.get(`/api/v4/channels/${ch}/posts?per_page=3`).expect(200)).body.order).toHaveLength(3);
+  });
+
+  test('stored props are served as stored (not parsed and serialised again) by every read', async () => {
+    const ch = await createChannel(owner, 'O', [member]);
+    const text = '{"a" : [1, 2],  "__proto__" : {"x": 1}, "toJSON" : "t", "é" : "\\u0000"}';
+    const [id] = await storedPosts(ch, 1, () => text);
+    const reads = [
+      await member.api.get(`/api/v4/channels/${ch}/posts`).expect(200),
+      await member.api.get(`/api/v4/channels/${ch}/posts?since=1`).expect(200),
+      await member.api.get(`/api/v4/posts/${id}/thread`).expect(200),
+      await member.api.post('/api/v4/posts/ids', [id]).expect(200),
+      await member.api.get(`/api/v4/posts/${id}`).expect(200),
+    ];
+    for (const r of reads) expect(r.text).toContain(`"props":${text}`);
+    expect(reads[4].body.props).toEqual(JSON.parse(text));
+  });
 });
 
 describe('PatchPost', () => {

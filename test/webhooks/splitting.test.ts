@@ -1,5 +1,5 @@
 // Long webhook messages become several consecutive posts of at most 16383 code points (docs/webhook-rules.md, rule 10), all
-// committed; bodies over MaximumPayloadSizeBytes are 413; props over 760000 characters are 400.
+// committed; bodies over MaximumPayloadSizeBytes are 413; props over 65536 bytes as JSON are 400.
 import { expectAppError } from '../support/assertions';
 import { createWorld, startTestServer, type TestServer, type World } from '../support/server';
 import { channelPosts, createChannel, createHook, expectOk, patchConfig, postJson, rawPost, uniqueName } from './hooks-support';
@@ -150,28 +150,39 @@ describe('body size limit (ServiceSettings.MaximumPayloadSizeBytes)', () => {
   });
 });
 
-describe('props size (760000 characters serialised)', () => {
-  test('props over 760000 characters are 400 split_props_length, and nothing is posted', async () => {
+describe('props size (65536 bytes as JSON, as stored)', () => {
+  const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
+
+  test('props of 65536 bytes as stored (the server\'s own included) are accepted; one byte more is 400 split_props_length, nothing posted', async () => {
     const { key, channelId } = await freshHook();
-    const res = await postJson(server, key, { text: 'big props', props: { blob: 'p'.repeat(760_001) } });
+    expectOk(await postJson(server, key, { text: 'empty blob', props: { blob: '' } }));
+    const overhead = bytes((await channelPosts(world.admin, channelId))[0].props);
+    expectOk(await postJson(server, key, { text: 'at the limit', props: { blob: 'q'.repeat(65536 - overhead) } }));
+    const posts = await channelPosts(world.admin, channelId);
+    expect(posts).toHaveLength(2);
+    expect(bytes(posts[posts.length - 1].props)).toBe(65536);
+    const before = await msgCount(channelId);
+    for (const blob of ['p'.repeat(65537 - overhead), 'é'.repeat(Math.ceil((65537 - overhead) / 2)), 'p'.repeat(760_001)]) {
+      const res = await postJson(server, key, { text: 'big props', props: { blob } });
+      expectAppError(res, 400, 'web.incoming_webhook.split_props_length.app_error', { notContaining: key });
+    }
+    expect(await msgCount(channelId)).toBe(before);
+  });
+
+  test('attachments count toward the bound', async () => {
+    const { key, channelId } = await freshHook();
+    const res = await postJson(server, key, { text: 'big attachment', attachments: [{ text: 'a'.repeat(70_000) }] });
     expectAppError(res, 400, 'web.incoming_webhook.split_props_length.app_error', { notContaining: key });
-    expect(await channelPosts(world.admin, channelId)).toEqual([]);
-    expect(await msgCount(channelId)).toBe(0);
+    expectOk(await postJson(server, key, { text: 'fits', attachments: [{ text: 'a'.repeat(60_000) }] }));
+    expect(await msgCount(channelId)).toBe(1);
   });
 
-  test('props counted in code points: 700000 emoji (1.4M UTF-16 units) fit', async () => {
+  test('a long text is still split into posts that each carry the (small) props', async () => {
     const { key, channelId } = await freshHook();
-    expectOk(await postJson(server, key, { text: 'emoji props', props: { blob: '😀'.repeat(700_000) } }));
+    expectOk(await postJson(server, key, { text: 'y'.repeat(MAX + 10), props: { blob: '😀'.repeat(10_000) } }));
     const posts = await channelPosts(world.admin, channelId);
-    expect(posts).toHaveLength(1);
-    expect(codePoints(posts[0].props.blob)).toBe(700_000);
-  });
-
-  test('props just under the limit are accepted', async () => {
-    const { key, channelId } = await freshHook();
-    expectOk(await postJson(server, key, { text: 'almost too big', props: { blob: 'q'.repeat(700_000) } }));
-    const posts = await channelPosts(world.admin, channelId);
-    expect(posts[0].props.blob).toHaveLength(700_000);
+    expect(posts).toHaveLength(2);
+    for (const p of posts) expect(codePoints(p.props.blob)).toBe(10_000);
   });
 });
 
