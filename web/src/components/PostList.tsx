@@ -16,6 +16,11 @@ function markFirstPosts(): void {
 const NEAR_TOP = 400;
 /** Rows rendered before the first paint; the rest of the page follows right after it (kept above, out of view). */
 const FIRST_ROWS = 24;
+/**
+ * Rows added per frame after the first paint: the older rows arrive over a few frames, so no single task renders a
+ * whole page of posts (each post's render is bounded, see markdown.ts; a page of them is bounded per frame here).
+ */
+const MORE_ROWS = 12;
 const NEAR_BOTTOM = 60;
 
 export function DateSeparator({ day }: { day: number }) {
@@ -47,17 +52,24 @@ export function PostList({ channelId }: { channelId: string }) {
   const ids = list?.ids;
   const allRows = useMemo(() => buildRows(ids ?? [], byId), [ids, byId]);
   // On opening a channel only the newest rows are rendered at first: the reader sees the bottom of the list, and
-  // rendering the whole page would only delay that. The older rows are added on the next frame.
+  // rendering the whole page would only delay that. The older rows are added over the next frames.
   const [limit, setLimit] = useState(FIRST_ROWS);
   useEffect(() => {
     setLimit(FIRST_ROWS);
   }, [channelId]);
+  const rowCount = allRows.length;
   useEffect(() => {
     if (limit !== Infinity && list?.loaded) {
-      const raf = requestAnimationFrame(() => setTimeout(() => setLimit(Infinity)));
-      return () => cancelAnimationFrame(raf);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const raf = requestAnimationFrame(() => {
+        timer = setTimeout(() => setLimit(limit + MORE_ROWS >= rowCount ? Infinity : limit + MORE_ROWS));
+      });
+      return () => {
+        cancelAnimationFrame(raf);
+        clearTimeout(timer);
+      };
     }
-  }, [limit, list?.loaded]);
+  }, [limit, list?.loaded, rowCount]);
   const rows = limit === Infinity || allRows.length <= limit ? allRows : allRows.slice(allRows.length - limit);
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
@@ -110,10 +122,12 @@ export function PostList({ channelId }: { channelId: string }) {
     return () => ro.disconnect();
   }, [channelId]);
 
-  // A short first page may not fill the view: keep loading older posts until it scrolls (or there are none).
+  // A short first page may not fill the view: keep loading older posts until it scrolls (or there are none). And a
+  // reader who scrolled to the top while the page's older rows were still being added gets the older page now.
   useEffect(() => {
     const el = scroller.current;
-    if (el && list?.loaded && limit === Infinity && list.hasOlder && !loadingOlder && el.scrollHeight <= el.clientHeight + NEAR_TOP) void loadOlder(channelId);
+    const wantsOlder = el && (el.scrollHeight <= el.clientHeight + NEAR_TOP || el.scrollTop < NEAR_TOP);
+    if (wantsOlder && list?.loaded && limit === Infinity && list.hasOlder && !loadingOlder) void loadOlder(channelId);
   }, [list, loadingOlder, channelId, limit]);
 
   const onScroll = () => {
