@@ -1,19 +1,65 @@
 import type { ServerResponse } from 'node:http';
 import { AppError } from '../model/app-error';
 import { DatabaseError } from '../model/store-errors';
-import { stringifyWithRaw } from '../lib/raw-json';
+import { stringifyParts } from '../lib/raw-json';
+
+/** An answer larger than this is written in slices of about this size, the event loop free between them. */
+const SLICE_CHARS = 256 * 1024;
 
 /**
  * Writes JSON with `Content-Type: application/json` exactly: Client4 parses bodies only on that exact value. A
  * Buffer body keeps every layer from touching the header. Values read as stored JSON text (a post's props) are
- * written as that text, not parsed and serialised again.
+ * written as that text, not parsed and serialised again. A large answer (older posts may hold 760,000 characters of
+ * props each) is encoded and written slice by slice with the event loop free in between, so sending it holds other
+ * requests up by one slice at a time, not by the whole answer.
  */
 export function writeJson(res: ServerResponse, status: number, body: unknown): void {
-  const payload = Buffer.from(stringifyWithRaw(body));
+  const parts = stringifyParts(body);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json');
-  res.setHeader('Content-Length', payload.length);
-  res.end(payload);
+  if (parts.length === 1 && parts[0].length <= SLICE_CHARS) {
+    const payload = Buffer.from(parts[0]);
+    res.setHeader('Content-Length', payload.length);
+    res.end(payload);
+    return;
+  }
+  let bytes = 0;
+  for (const p of parts) bytes += Buffer.byteLength(p);
+  res.setHeader('Content-Length', bytes);
+  void writeSlices(res, parts);
+}
+
+async function writeSlices(res: ServerResponse, parts: string[]): Promise<void> {
+  let pending: Buffer[] = [];
+  let size = 0;
+  const flush = () => {
+    res.write(pending.length === 1 ? pending[0] : Buffer.concat(pending));
+    pending = [];
+    size = 0;
+  };
+  for (const part of parts) {
+    let at = 0;
+    while (at < part.length) {
+      // Slices end on a code point: a lone surrogate at a cut would be encoded as U+FFFD on both sides.
+      let end = Math.min(at + SLICE_CHARS, part.length);
+      if (end < part.length && isHighSurrogate(part.charCodeAt(end - 1))) end++;
+      const chunk = Buffer.from(part.slice(at, end));
+      at = end;
+      pending.push(chunk);
+      size += chunk.length;
+      if (size >= SLICE_CHARS) {
+        flush();
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (res.destroyed) return;
+      }
+    }
+  }
+  if (size > 0) flush();
+  res.end();
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 export interface ErrorBody {

@@ -68,6 +68,14 @@ export function jsonLength(value: unknown): number {
  * taken for a marker (it would have to hold the tag, which never leaves the process).
  */
 export function stringifyWithRaw(value: unknown): string {
+  return stringifyParts(value).join('');
+}
+
+/**
+ * stringifyWithRaw as the pieces whose concatenation it is (the JSON around the stored texts, and the stored texts),
+ * so a large answer can be written piece by piece without first building it as one string.
+ */
+export function stringifyParts(value: unknown): string[] {
   const current = { raws: [] as string[], tag: `\u0000${randomBytes(12).toString('hex')}:` };
   sink = current;
   let out: string;
@@ -76,8 +84,15 @@ export function stringifyWithRaw(value: unknown): string {
   } finally {
     sink = undefined;
   }
-  if (current.raws.length === 0) return out;
+  if (current.raws.length === 0) return [out];
   // The marker as JSON.stringify writes it: quoted, with U+0000 escaped as \u0000.
   const marker = new RegExp(`"\\\\u0000${current.tag.slice(1)}(\\d+)"`, 'g');
-  return out.replace(marker, (_m, i: string) => current.raws[Number(i)]);
+  const parts: string[] = [];
+  let from = 0;
+  for (const m of out.matchAll(marker)) {
+    parts.push(out.slice(from, m.index), current.raws[Number(m[1])]);
+    from = (m.index ?? 0) + m[0].length;
+  }
+  parts.push(out.slice(from));
+  return parts;
 }

@@ -139,6 +139,10 @@ const liveAfter = liveBeyond('after');
 
 /** Props up to this many bytes come with a page's rows; longer ones are read only for the posts the page keeps. */
 const INLINE_PROPS_BYTES = 4096;
+/** The most bytes of long props one statement reads (fillLargeProps): about 2 ms of event loop on SQLite. */
+const LARGE_PROPS_BATCH_BYTES = 1024 * 1024;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The columns of a page sized before its large props are read: every column, props only when short, and the size of
@@ -333,13 +337,35 @@ export class PostsStore {
       }
     }
     const kept = rows.slice(0, n);
-    const missing = kept.filter((r) => r.props === null || r.props === undefined).map((r) => str(r.id));
-    if (missing.length > 0) {
-      const long = new Map((await this.db('posts').whereIn('id', missing).select('id', 'props')).map((r: Row) => [str(r.id), r.props] as const));
-      for (const r of kept) if (long.has(str(r.id))) r.props = long.get(str(r.id));
-    }
+    await this.fillLargeProps(kept);
     const past = rows[n];
     return { posts: kept.map(mapPost), beyond: past ? { id: str(past.id), delete_at: num(past.delete_at) } : undefined };
+  }
+
+  /**
+   * Reads the props left out of rows read through sized(): in statements of at most LARGE_PROPS_BATCH_BYTES each,
+   * yielding the event loop between them, so reads that must return every post asked for (a thread, posts by ids,
+   * `since`, pins) cost other requests at most one batch at a time, however large the older posts' props are.
+   */
+  private async fillLargeProps(rows: Row[]): Promise<void> {
+    const missing = rows.filter((r) => r.props === null || r.props === undefined);
+    let batch: Row[] = [];
+    let bytes = 0;
+    const flush = async () => {
+      const long = new Map((await this.db('posts').whereIn('id', batch.map((r) => str(r.id))).select('id', 'props')).map((r: Row) => [str(r.id), r.props] as const));
+      for (const r of batch) r.props = long.get(str(r.id)) ?? null;
+      batch = [];
+      bytes = 0;
+    };
+    for (const r of missing) {
+      if (batch.length > 0 && bytes + num(r.props_bytes) > LARGE_PROPS_BATCH_BYTES) {
+        await flush();
+        await yieldToEventLoop();
+      }
+      batch.push(r);
+      bytes += num(r.props_bytes);
+    }
+    if (batch.length > 0) await flush();
   }
 
   /** Rows of the channel beyond the anchor in (create_at, id) order, nearest first. */
@@ -349,11 +375,15 @@ export class PostsStore {
 
   /** Every post changed after `since` (deleted ones too, so clients learn of deletions), oldest first, capped. */
   async since(channelId: string, since: number, limit: number): Promise<Post[]> {
-    const rows = await this.db('posts')
-      .where('channel_id', channelId)
-      .where('update_at', '>', since)
-      .orderBy([{ column: 'create_at', order: 'asc' }, { column: 'id', order: 'asc' }])
-      .limit(limit);
+    const rows = (await sized(
+      this.db('posts')
+        .where('channel_id', channelId)
+        .where('update_at', '>', since)
+        .orderBy([{ column: 'create_at', order: 'asc' }, { column: 'id', order: 'asc' }])
+        .limit(limit),
+      this.db,
+    )) as Row[];
+    await this.fillLargeProps(rows);
     return rows.map(mapPost);
   }
 
@@ -371,21 +401,28 @@ export class PostsStore {
 
   async thread(rootId: string, includeDeleted: boolean): Promise<Post[]> {
     const q = this.db('posts').where((w) => w.where('id', rootId).orWhere('root_id', rootId));
-    const rows = await live(q, includeDeleted).orderBy([{ column: 'create_at', order: 'asc' }, { column: 'id', order: 'asc' }]);
+    const rows = (await sized(live(q, includeDeleted).orderBy([{ column: 'create_at', order: 'asc' }, { column: 'id', order: 'asc' }]), this.db)) as Row[];
+    await this.fillLargeProps(rows);
     return rows.map(mapPost);
   }
 
   /** The channel's pinned posts that are not deleted, oldest first (Mattermost's order for them). */
   async pinned(channelId: string): Promise<Post[]> {
-    const rows = await this.db('posts')
-      .where({ channel_id: channelId, delete_at: 0, is_pinned: true })
-      .orderBy([{ column: 'create_at', order: 'asc' }, { column: 'id', order: 'asc' }]);
+    const rows = (await sized(
+      this.db('posts')
+        .where({ channel_id: channelId, delete_at: 0, is_pinned: true })
+        .orderBy([{ column: 'create_at', order: 'asc' }, { column: 'id', order: 'asc' }]),
+      this.db,
+    )) as Row[];
+    await this.fillLargeProps(rows);
     return rows.map(mapPost);
   }
 
   async getMany(ids: string[]): Promise<Post[]> {
     if (ids.length === 0) return [];
-    return (await this.db('posts').whereIn('id', ids)).map(mapPost);
+    const rows = (await sized(this.db('posts').whereIn('id', ids), this.db)) as Row[];
+    await this.fillLargeProps(rows);
+    return rows.map(mapPost);
   }
 
   /** Which of the given ids are stored posts (deleted or not): one indexed lookup, no row bodies. */
