@@ -181,11 +181,17 @@ export interface paths {
         /**
          * Log in with a username or e-mail and a password
          * @description Checks the credentials and opens a session. The session token is returned in the `Token` response header;
-         *     send it as `Authorization: Bearer <token>` afterwards. For browsers the same session is also set as cookies:
-         *     `MMAUTHTOKEN` (the token; HttpOnly), `MMUSERID` (the user's id) and `MMCSRF` (the session's CSRF token, which a
-         *     page must send back in the `X-CSRF-Token` header on every request that changes something; see the
-         *     introduction). The body is the logged-in user. Identify the account
-         *     either by `login_id` (username or e-mail) or by `id`. Deactivated accounts and bots cannot log in (401).
+         *     send it as `Authorization: Bearer <token>` afterwards. For a browser login, one sent with
+         *     `X-Requested-With: XMLHttpRequest` (as Mattermost's web app and Client4 do), the same session is also set as
+         *     cookies: `MMAUTHTOKEN` (the token; HttpOnly), `MMUSERID` (the user's id) and `MMCSRF` (the session's CSRF token,
+         *     which a page must send back in the `X-CSRF-Token` header on every request that changes something; see the
+         *     introduction); any other login gets no cookies, as in Mattermost. The body is the logged-in user. Identify the
+         *     account either by `login_id` (username or e-mail) or by `id`. As Mattermost reads this body as a map of strings,
+         *     every field but `password` may be null, which means not given (mattermostdriver sends `"token": null`). Deactivated accounts and bots cannot log in (401).
+         *     After `ServiceSettings.MaximumLoginAttempts` wrong passwords the account is locked (401
+         *     `api.user.check_user_login_attempts.too_many.app_error`, the right password included) for
+         *     `LoginLockoutMinutes`, doubled for each further lock in a row (at most 24 hours); a login id that names no
+         *     account gets exactly the same answers.
          *
          *     Permissions: none
          */
@@ -359,7 +365,8 @@ export interface paths {
          * Change some fields of a user
          * @description Updates only the fields present in the body and returns the updated user. Username and e-mail are checked
          *     and lower-cased as on creation. Changing your own e-mail address takes your password in `password` (400 without
-         *     it; 401 `api.user.check_user_password.invalid.app_error` when wrong, which counts as a failed login).
+         *     it; 401 `api.user.check_user_password.invalid.app_error` when wrong, counted per session like UpdatePassword's
+         *     current password: a lock on the account's logins does not stop it).
          *
          *     Permissions: the user themselves, or edit_other_users
          */
@@ -539,9 +546,12 @@ export interface paths {
         /**
          * Change a password
          * @description Sets a new password. A user changing their own must give the current one (400
-         *     api.user.update_password.incorrect.app_error when wrong; a wrong guess counts towards MaximumLoginAttempts). A
-         *     system admin may set another user's without it, which also unlocks an account locked by failed logins. Every
-         *     other session of the user is revoked; the caller's own is kept.
+         *     api.user.update_password.incorrect.app_error when wrong). Wrong guesses are counted per session, not against the
+         *     account's logins: after MaximumLoginAttempts of them that session gets 401
+         *     api.user.check_user_login_attempts.too_many.app_error until the lock expires (LoginLockoutMinutes), while an
+         *     account locked by other people's failed logins can still change its password from a session it has. A system
+         *     admin may set another user's without it. Either way a new password unlocks an account locked by failed logins.
+         *     Every other session of the user is revoked; the caller's own is kept.
          *
          *     Permissions: the user themselves, or manage_system
          */
@@ -874,7 +884,9 @@ export interface paths {
          * Add a user to a team
          * @description Adds the user to the team, or returns the existing membership unchanged if they are already a member. A user
          *     joining an open team needs no further permission; adding someone else, or joining an invite-only team,
-         *     requires add_user_to_team.
+         *     requires add_user_to_team. When the team has `allowed_domains`, the user's email must be in one of them (bots are
+         *     exempt; system admins are not), else `400 api.team.join_user_to_team.allowed_domains.app_error`, as in Mattermost;
+         *     this is checked before the existing membership.
          *
          *     Permissions: add_user_to_team, or the user themselves for an open team
          */
@@ -1432,7 +1444,8 @@ export interface paths {
          *
          *     `id` in the body must be the post's (400 otherwise). A post that does not exist or was deleted is 403, as in
          *     Mattermost. A system message is 400 `api.post.update_post.system_message.app_error`; a post in an archived channel
-         *     400 `api.post.update_post.can_not_update_post_in_deleted.error`.
+         *     400 `api.post.update_post.can_not_update_post_in_deleted.error`; props over 65536 bytes as JSON 400
+         *     `model.post.is_valid.props.app_error`.
          *
          *     Permissions: edit_post in the post's channel, and edit_others_posts too for someone else's post
          */
@@ -1460,7 +1473,9 @@ export interface paths {
         get?: never;
         /**
          * Change some fields of a post
-         * @description Updates only the fields present in the body and returns the post. Changing the message sets edit_at.
+         * @description Updates only the fields present in the body and returns the post. Changing the message sets edit_at. Props are
+         *     at most 65536 bytes as JSON (400 `model.post.is_valid.props.app_error`); a post in an archived channel is 400
+         *     `api.post.patch_post.can_not_update_post_in_deleted.error`, as in Mattermost.
          *
          *     Permissions: edit_post for one's own post, edit_others_posts for someone else's
          */
@@ -1714,7 +1729,13 @@ export interface paths {
          *     - by page: `page` and `per_page`;
          *     - around a post: `before` or `after` a post id, with `page` and `per_page`;
          *     - by change time: `since` (epoch milliseconds) returns every post created, edited or deleted after that time
-         *       (at most 1000); do not combine it with the other paging parameters.
+         *       (at most 1000); do not combine it with the other paging parameters. A deleted post comes with its delete_at
+         *       set and its content (message, props, files, metadata) emptied: clients learn of the deletion, not what was
+         *       deleted.
+         *
+         *     A page of large posts ends before `per_page` once its messages and props pass 2 MiB (at least one post per page);
+         *     `prev_post_id` (`next_post_id` after an `after` anchor) then names the first post left out, so continue with
+         *     `before` (or `after`) as the apps do: offset paging (`page` > 0) past such a page skips posts.
          *
          *     Paged responses carry an ETag; a matching `If-None-Match` gets 304.
          *
@@ -1747,6 +1768,11 @@ export interface paths {
          *     FileSettings.MaxFileSize bytes (default 100 MB; 413 `api.file.upload_file.too_large_detailed.app_error` past it).
          *     The body is streamed to storage, never held in memory, and is not subject to
          *     ServiceSettings.MaximumPayloadSizeBytes. An upload that fails for any reason stores nothing: no file, no record.
+         *
+         *     The files count against the uploader's FileSettings.MaxUserStorageBytes (default 10 GiB; 413
+         *     `api.file.upload_file.storage_quota.app_error` past it, before any byte is stored when nothing is left). An
+         *     archived channel takes no uploads (400 `api.file.upload_file.can_not_upload_to_deleted.error`, as a post there is
+         *     refused). An upload no post attaches within FileSettings.UnattachedRetentionHours (default a week) is removed.
          *
          *     Images (JPEG, PNG, GIF, WebP, TIFF) get a thumbnail (120 wide if wider than high, else 100 high) and a preview
          *     (at most 1920 wide), made during the upload, and their width, height and a 16×16 mini preview in the FileInfo.
@@ -2153,7 +2179,7 @@ export interface components {
             /** @description Id of the data-retention policy applied to the channel, if any. */
             policy_id?: string | null;
         };
-        /** @description Membership of one user in one channel, with that user's read state and notification settings. */
+        /** @description Membership of one user in one channel, with that user's read state and notification settings. Only the user themselves sees those: another caller gets `last_viewed_at`, `last_update_at` and the message and mention counts as -1 and `notify_props` empty (Mattermost hides the two times the same way). */
         ChannelMember: {
             /** @description Id of the channel. */
             channel_id: string;
@@ -2287,8 +2313,10 @@ export interface components {
                 MaximumPayloadSizeBytes?: number;
                 /** @description When true, error responses include detailed_error (default false). */
                 EnableDeveloper?: boolean;
-                /** @description Failed logins (wrong password) after which an account is locked (default 10): every further login is refused with 401 `api.user.check_user_login_attempts.too_many.app_error` until a system admin sets a new password or the user changes theirs. A successful login resets the count. */
+                /** @description Failed logins (wrong password) after which an account is locked (default 10): every further login is refused with 401 `api.user.check_user_login_attempts.too_many.app_error` until the lock expires (LoginLockoutMinutes), a system admin sets a new password or the user changes theirs from a session. A successful login resets the count. Unknown login ids are counted alike; wrong current passwords given inside a session (changing a password or email) are counted per session, with the same limit. */
                 MaximumLoginAttempts?: number;
+                /** @description Parley's own: how long the first lock lasts, in minutes (default 15). Each further lock in a row doubles it, up to 24 hours; a counter with no failure and no lock for 24 hours is forgotten. */
+                LoginLockoutMinutes?: number;
                 /** @description How long a login session lasts, in hours (default 720, 30 days). */
                 SessionLengthWebInHours?: number;
                 /** @description When true, a cookie-authenticated request that changes something must carry the session's CSRF token in `X-CSRF-Token`; `X-Requested-With: XMLHttpRequest` alone no longer passes (default false, as Mattermost). */
@@ -2335,6 +2363,10 @@ export interface components {
                 ReplayWindowSeconds?: number;
                 /** @description Events kept per connection for a resume (default 128); a client that missed more gets a new hello. */
                 ReplayBufferSize?: number;
+                /** @description Size of the events kept per connection for a resume, in characters of their frames (about bytes; default 1048576, 1 MiB): past it the oldest are let go, so events with large posts cannot pile up per connection. A client that missed an event no longer kept gets a new hello. */
+                ReplayBufferBytes?: number;
+                /** @description WebSocket connections one user may hold on one process, live or waiting to be resumed (default 16). A new connection past it makes room: first the connections waiting to be resumed, oldest first, then the live socket attached longest ago, which is closed (1008) and whose client gets a new hello when it reconnects. */
+                MaxConnectionsPerUser?: number;
             };
             /** @description Request rate limits (GCRA, like Mattermost's). The API limit is off by default; the per-webhook limit is on. With ClusterSettings enabled the limits are shared by every process through Redis; otherwise each process counts alone. */
             RateLimitSettings?: {
@@ -2348,16 +2380,18 @@ export interface components {
                 MemoryStoreSize?: number;
                 /** @description Key requests by the client's address (default true). */
                 VaryByRemoteAddr?: boolean;
-                /** @description Key requests by their session token, falling back to the address (default false). */
+                /** @description Key requests by the user their session token authenticates (default false); a request whose token authenticates nobody, or that has none, is keyed by the address (with VaryByRemoteAddr). */
                 VaryByUser?: boolean;
-                /** @description Also key requests by this header's value, e.g. X-Forwarded-For behind a proxy (default empty). */
+                /** @description Also key requests by this header's value, e.g. X-Forwarded-For behind a proxy (default empty). For X-Forwarded-For only the entry added by the trusted proxy counts (see TrustedProxyHops), not the whole header. */
                 VaryByHeader?: string;
+                /** @description Parley's own: how many proxies in front of the server append to X-Forwarded-For (default 1). The key is the entry this many from the right; entries to its left are chosen by the client and ignored. */
+                TrustedProxyHops?: number;
                 /** @description Posts per second each incoming webhook may make (default 10; 0 turns the limit off). */
                 WebhookPerSec?: number;
                 /** @description Requests a webhook may make at once beyond WebhookPerSec (default 100). */
                 WebhookMaxBurst?: number;
             };
-            /** @description File uploads and where they are stored. DriverName and Directory are read at start-up and are per process (several processes must share one directory, e.g. a network file system, to serve each other's files); MaxFileSize and EnableFileAttachments apply to the next request. */
+            /** @description File uploads and where they are stored. DriverName and Directory are read at start-up and are per process (several processes must share one directory, e.g. a network file system, to serve each other's files); the other settings apply to the next request (the retention settings to the next hourly clean-up). */
             FileSettings?: {
                 /** @description Whether files may be uploaded and attached (default true); off, uploads are refused with 403 `api.file.attachments.disabled.app_error`. Files already stored stay readable. */
                 EnableFileAttachments?: boolean;
@@ -2373,6 +2407,15 @@ export interface components {
                  * @description Largest file accepted, in bytes (default 104857600, 100 MB, as Mattermost); a larger upload is refused with 413 `api.file.upload_file.too_large_detailed.app_error` and nothing of it is kept.
                  */
                 MaxFileSize?: number;
+                /**
+                 * Format: int64
+                 * @description Parley's own: bytes of files one user may have stored (default 10737418240, 10 GiB; 0 for no limit): the sizes of their live files, attached to a post or not, and of their deleted files whose bytes are not removed yet (thumbnails and previews are not counted). An upload that would pass it is refused with 413 `api.file.upload_file.storage_quota.app_error`, before any byte is stored when nothing is left, else as soon as its bytes pass what is left, and nothing of it is kept. It bounds a single request too (10 files of MaxFileSize). Counted per process for uploads in flight: uploads running at the same moment on several processes may together pass it by what was left.
+                 */
+                MaxUserStorageBytes?: number;
+                /** @description Parley's own: hours an uploaded file that no post has attached is kept (default 168, a week: a draft left over a weekend still posts); then its record and bytes are removed by the hourly clean-up, and a post naming it is refused. 0 keeps them (as Mattermost). */
+                UnattachedRetentionHours?: number;
+                /** @description Parley's own: hours the bytes of a deleted file (the files of a deleted post) are kept (default 24); then the hourly clean-up removes them and the file's record. 0 keeps them (as Mattermost). A deleted file is 404 at once either way. */
+                DeletedRetentionHours?: number;
             };
             /** @description Running several processes on one MySQL/MariaDB database; read at start-up. */
             ClusterSettings?: {
@@ -2496,7 +2539,7 @@ export interface components {
             attachments?: components["schemas"]["SlackAttachment"][] | null;
             /** @description Post type. It must be blank or start with `custom_`, and be at most 64 characters. */
             type?: string;
-            /** @description Extra properties stored on the post. The keys from_webhook, override_username, override_icon_url, override_icon_emoji, webhook_display_name and attachments are reserved: the server sets or drops them, whatever the payload says. `card` holds Markdown shown in a side panel. Serialised props larger than 760000 characters are rejected. */
+            /** @description Extra properties stored on the post. The keys from_webhook, override_username, override_icon_url, override_icon_emoji, webhook_display_name and attachments are reserved: the server sets or drops them, whatever the payload says. `card` holds Markdown shown in a side panel. A post's props as stored (these, the attachments and the server's own) larger than 65536 bytes as JSON are rejected (400 `web.incoming_webhook.split_props_length.app_error`). */
             props?: {
                 [key: string]: unknown;
             };
@@ -2785,7 +2828,7 @@ export interface components {
             type: "O" | "I";
             /** @description Name of the company that owns the team. */
             company_name?: string;
-            /** @description Comma-separated e-mail domains allowed to join; empty means any domain. */
+            /** @description E-mail domains allowed on the team, separated by commas, spaces or `@` (letter case ignored); empty means any domain. A user joining or added to the team must have an address ending in `@` and one of them (bots are exempt), else `400 api.team.join_user_to_team.allowed_domains.app_error`; members already on the team stay. */
             allowed_domains?: string;
             /** @description Id used in invitation links; blank for callers who cannot manage the team. */
             invite_id?: string;
@@ -2954,7 +2997,7 @@ export interface components {
              * @description Time of the last profile picture change, epoch milliseconds.
              */
             last_picture_update?: number;
-            /** @description Number of consecutive failed login attempts. */
+            /** @description Mattermost's count of consecutive failed logins. Always 0 here: Parley counts failed logins apart from the profile (the same way for unknown login ids), so the profile does not show them. */
             failed_attempts?: number;
             /** @description Preferred language, for example `en`. */
             locale?: string;
@@ -3727,7 +3770,7 @@ export interface components {
                 "application/json": components["schemas"]["AppError"];
             };
         };
-        /** @description Payload too large: the request body exceeds ServiceSettings.MaximumPayloadSizeBytes (api.context.request_body_too_large.app_error). The body is rejected before it is parsed. The limit holds for the body of every request but a GET, also where the operation takes no body; UploadFile has its own limit (FileSettings.MaxFileSize, see its description). */
+        /** @description Payload too large: the request body exceeds ServiceSettings.MaximumPayloadSizeBytes (api.context.request_body_too_large.app_error). The body is rejected before it is parsed. The limit holds for the body of every request but a GET, also where the operation takes no body; UploadFile has its own limits (FileSettings.MaxFileSize and MaxUserStorageBytes, see its description). */
         TooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -4068,27 +4111,27 @@ export interface operations {
                     /** @description Password, checked against the server's password rules; at most 72 bytes. */
                     password: string;
                     /** @description Given name, at most 64 characters. */
-                    first_name?: string;
+                    first_name?: string | null;
                     /** @description Family name, at most 64 characters. */
-                    last_name?: string;
+                    last_name?: string | null;
                     /** @description Nickname, at most 64 characters. */
-                    nickname?: string;
+                    nickname?: string | null;
                     /** @description Job title, at most 128 characters. */
-                    position?: string;
+                    position?: string | null;
                     /** @description Preferred language (default `en`). */
-                    locale?: string;
+                    locale?: string | null;
                     /** @description Free-form string properties, at most 65535 bytes as JSON. */
                     props?: {
-                        [key: string]: string;
-                    };
+                        [key: string]: string | null;
+                    } | null;
                     /** @description Notification preferences; missing keys get the server defaults. At most 65535 bytes as JSON with them. */
                     notify_props?: {
-                        [key: string]: string;
-                    };
+                        [key: string]: string | null;
+                    } | null;
                     /** @description Time zone settings (useAutomaticTimezone, automaticTimezone, manualTimezone) as strings. */
                     timezone?: {
-                        [key: string]: string;
-                    };
+                        [key: string]: string | null;
+                    } | null;
                 };
             };
         };
@@ -4132,19 +4175,19 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description Username or e-mail address of the account. */
-                    login_id?: string;
+                    login_id?: string | null;
                     /** @description Id of the account, as an alternative to login_id. */
-                    id?: string;
+                    id?: string | null;
                     /** @description Password of the account. */
                     password: string;
                     /** @description Multi-factor authentication code; Client4 sends an empty string when there is none. */
-                    token?: string;
+                    token?: string | null;
                     /** @description Id of the mobile device, for push notifications. */
-                    device_id?: string;
+                    device_id?: string | null;
                     /** @description Spelling of device_id that Client4's login() sends; accepted and ignored. */
-                    deviceId?: string;
-                    /** @description Restrict the login to LDAP accounts. A boolean, or the string `true`/`false` as Client4 sends it. */
-                    ldap_only?: boolean | string;
+                    deviceId?: string | null;
+                    /** @description Restrict the login to LDAP accounts. A boolean, or the string `true`/`false` as Client4 sends it; null is not given. */
+                    ldap_only?: (boolean | null) | string;
                 };
             };
         };
@@ -4153,7 +4196,7 @@ export interface operations {
             200: {
                 headers: {
                     Token: components["headers"]["Token"];
-                    /** @description `MMAUTHTOKEN`, `MMUSERID` and `MMCSRF`, each with `Path=/`, `SameSite=Lax`, the session's lifetime as `Max-Age` and `Expires`, and `Secure` when the SiteURL is https. `MMAUTHTOKEN` is HttpOnly. */
+                    /** @description Only for a login sent with `X-Requested-With: XMLHttpRequest`: `MMAUTHTOKEN`, `MMUSERID` and `MMCSRF`, each with `Path=/`, `SameSite=Lax`, the session's lifetime as `Max-Age` and `Expires`, and `Secure` when the SiteURL is https. `MMAUTHTOKEN` is HttpOnly. */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
@@ -4430,33 +4473,33 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description New e-mail address. */
-                    email?: string;
+                    email?: string | null;
                     /** @description Your current password; required to change your own e-mail address, ignored otherwise. */
-                    password?: string;
+                    password?: string | null;
                     /** @description New username; same rules as on creation. */
-                    username?: string;
+                    username?: string | null;
                     /** @description New given name. */
-                    first_name?: string;
+                    first_name?: string | null;
                     /** @description New family name. */
-                    last_name?: string;
+                    last_name?: string | null;
                     /** @description New nickname. */
-                    nickname?: string;
+                    nickname?: string | null;
                     /** @description New job title. */
-                    position?: string;
+                    position?: string | null;
                     /** @description New preferred language. */
-                    locale?: string;
+                    locale?: string | null;
                     /** @description Replacement set of free-form string properties, at most 65535 bytes as JSON. */
                     props?: {
-                        [key: string]: string;
-                    };
+                        [key: string]: string | null;
+                    } | null;
                     /** @description Notification preferences merged over the current ones; the result is at most 65535 bytes as JSON. */
                     notify_props?: {
-                        [key: string]: string;
-                    };
+                        [key: string]: string | null;
+                    } | null;
                     /** @description Replacement time zone settings. */
                     timezone?: {
-                        [key: string]: string;
-                    };
+                        [key: string]: string | null;
+                    } | null;
                 };
             };
         };
@@ -4732,7 +4775,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description Must be the user of the path when given. */
-                    user_id?: string;
+                    user_id?: string | null;
                     /** @description online, away, offline or dnd (anything else is 400). */
                     status: string;
                     /**
@@ -4821,7 +4864,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The current password; required when changing your own. */
-                    current_password?: string;
+                    current_password?: string | null;
                     /** @description The new password, 8 to 72 bytes. */
                     new_password: string;
                 };
@@ -5211,15 +5254,15 @@ export interface operations {
                      */
                     type: "O" | "I";
                     /** @description Free-text description, at most 255 characters. */
-                    description?: string;
+                    description?: string | null;
                     /** @description Contact address of the team administrator. */
-                    email?: string;
-                    /** @description Comma-separated e-mail domains allowed to join. */
-                    allowed_domains?: string;
+                    email?: string | null;
+                    /** @description E-mail domains allowed to join (commas, spaces or `@` between them), checked when a user joins or is added; the creator is not checked. */
+                    allowed_domains?: string | null;
                     /** @description Ignored on creation; derived from type. */
                     allow_open_invite?: boolean;
                     /** @description Name of the company, at most 64 characters. */
-                    company_name?: string;
+                    company_name?: string | null;
                 };
             };
         };
@@ -5329,13 +5372,13 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description New name shown to users (1 to 64 characters). */
-                    display_name?: string;
+                    display_name?: string | null;
                     /** @description New description (at most 255 characters). */
-                    description?: string;
+                    description?: string | null;
                     /** @description New company name (at most 64 characters). */
-                    company_name?: string;
-                    /** @description E-mail domains allowed to join (at most 500 characters); stored, not enforced. */
-                    allowed_domains?: string;
+                    company_name?: string | null;
+                    /** @description E-mail domains allowed to join (at most 500 characters; commas, spaces or `@` between them), checked when a user joins or is added; members already on the team stay. */
+                    allowed_domains?: string | null;
                     /** @description Whether anyone may join (an open team) or only those invited. */
                     allow_open_invite?: boolean;
                     /** @description Group sync is not supported; true is refused. */
@@ -5641,9 +5684,9 @@ export interface operations {
                      */
                     type: "O" | "P";
                     /** @description What the channel is for, at most 250 characters. */
-                    purpose?: string;
+                    purpose?: string | null;
                     /** @description Markdown text for the channel header, at most 1024 characters. */
-                    header?: string;
+                    header?: string | null;
                 };
             };
         };
@@ -5768,15 +5811,15 @@ export interface operations {
                     /** @description Id of the channel; must equal the channel_id of the path. */
                     id: string;
                     /** @description The channel's type; a different one than it has is refused. */
-                    type?: string;
+                    type?: string | null;
                     /** @description New name shown to users; unchanged when empty. */
-                    display_name?: string;
+                    display_name?: string | null;
                     /** @description New URL name; unchanged when empty. */
-                    name?: string;
+                    name?: string | null;
                     /** @description New header (Markdown, at most 1024 characters); absent or empty clears it. */
-                    header?: string;
+                    header?: string | null;
                     /** @description New purpose (at most 250 characters); absent or empty clears it. */
-                    purpose?: string;
+                    purpose?: string | null;
                     /** @description Group sync is not supported; true is refused. */
                     group_constrained?: boolean | null;
                 };
@@ -5857,13 +5900,13 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description New name shown to users (1 to 64 characters). */
-                    display_name?: string;
+                    display_name?: string | null;
                     /** @description New URL name (lower-case letters, digits, dashes and underscores; at most 64). */
-                    name?: string;
+                    name?: string | null;
                     /** @description New header (Markdown, at most 1024 characters). */
-                    header?: string;
+                    header?: string | null;
                     /** @description New purpose (at most 250 characters). */
-                    purpose?: string;
+                    purpose?: string | null;
                     /** @description Group sync is not supported; true is refused. */
                     group_constrained?: boolean | null;
                 };
@@ -6010,13 +6053,13 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description Id of the single user to add. */
-                    user_id?: string;
+                    user_id?: string | null;
                     /** @description Ids of several users to add. */
-                    user_ids?: string[];
+                    user_ids?: string[] | null;
                     /** @description Id of a thread root post the users were mentioned in; may be empty. */
-                    post_root_id?: string;
+                    post_root_id?: string | null;
                     /** @description Id of the channel, which Client4 repeats from the path; ignored. */
-                    channel_id?: string;
+                    channel_id?: string | null;
                 };
             };
         };
@@ -6174,7 +6217,7 @@ export interface operations {
                     /** @description Id of the channel being viewed; may be empty. */
                     channel_id: string;
                     /** @description Id of the channel the user switched away from, also marked as viewed. */
-                    prev_channel_id?: string;
+                    prev_channel_id?: string | null;
                     /** @description Whether the client supports collapsed reply threads; Client4 always sends true. */
                     collapsed_threads_supported?: boolean;
                 };
@@ -6404,7 +6447,7 @@ export interface operations {
                     root_id?: string;
                     /** @description Ids of files to attach (at most 10), uploaded with UploadFile by the poster to this channel and not attached to a post yet; otherwise the post is refused (400) and nothing is written. Needs upload_file. The post's metadata.files then lists their FileInfos. */
                     file_ids?: string[];
-                    /** @description Free-form properties stored on the post. */
+                    /** @description Free-form properties stored on the post, at most 65536 bytes as JSON (UTF-8); more is 400 `model.post.is_valid.props.app_error`. */
                     props?: {
                         [key: string]: unknown;
                     };
@@ -6824,11 +6867,11 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The caller's own user id. */
-                    user_id?: string;
+                    user_id?: string | null;
                     /** @description The post to react to. */
-                    post_id?: string;
+                    post_id?: string | null;
                     /** @description The emoji's name, without colons. */
-                    emoji_name?: string;
+                    emoji_name?: string | null;
                     /**
                      * Format: int64
                      * @description Accepted for compatibility; the server sets the time.
@@ -7424,15 +7467,15 @@ export interface operations {
                     /** @description Id of the default channel; its team becomes the hook's team. */
                     channel_id: string;
                     /** @description Id of the owner; defaults to the caller. */
-                    user_id?: string;
+                    user_id?: string | null;
                     /** @description Name of the hook, at most 64 bytes. */
-                    display_name?: string;
+                    display_name?: string | null;
                     /** @description Free-text description, at most 500 bytes. */
-                    description?: string;
+                    description?: string | null;
                     /** @description Default username for posts, at most 64 characters and a valid username when not empty. */
-                    username?: string;
+                    username?: string | null;
                     /** @description Default profile picture URL for posts, at most 1024 bytes. */
-                    icon_url?: string;
+                    icon_url?: string | null;
                     /** @description When true, payloads may only post to the default channel. */
                     channel_locked?: boolean;
                 };
@@ -7518,19 +7561,19 @@ export interface operations {
                     /** @description Id of the new default channel, in the hook's team. */
                     channel_id: string;
                     /** @description New name, at most 64 bytes. */
-                    display_name?: string;
+                    display_name?: string | null;
                     /** @description New description, at most 500 bytes. */
-                    description?: string;
+                    description?: string | null;
                     /** @description New default username; kept unchanged while username override is disabled. */
-                    username?: string;
+                    username?: string | null;
                     /** @description New default profile picture URL; kept unchanged while icon override is disabled. */
-                    icon_url?: string;
+                    icon_url?: string | null;
                     /** @description Whether payloads may only post to the default channel. */
                     channel_locked?: boolean;
                     /** @description Sent by Client4; must be empty or the hook's current team. */
-                    team_id?: string;
+                    team_id?: string | null;
                     /** @description Sent by Client4; ignored (the owner cannot be changed here). */
-                    user_id?: string;
+                    user_id?: string | null;
                     /**
                      * Format: int64
                      * @description Sent by Client4; ignored.

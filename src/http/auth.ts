@@ -3,15 +3,28 @@ import { AppError, type Session } from '../model';
 import { AUTH_COOKIE } from './cookies';
 
 /**
- * Finds the session token as Mattermost does: the MMAUTHTOKEN cookie first, then `Authorization: Bearer <t>` or
- * `Token <t>` with the scheme in any case (Client4 sends "BEARER").
+ * Finds the session token: `Authorization: Bearer <t>` or `Token <t>` (the scheme in any case; Client4 sends
+ * "BEARER"), else the MMAUTHTOKEN cookie.
  */
 export function tokenFromRequest(req: IncomingMessage): string | null {
   return findToken(req)?.token ?? null;
 }
 
-/** The session token and where it came from: a cookie-borne token must pass the CSRF check on a state change. */
+/**
+ * The session token and where it came from: a cookie-borne token must pass the CSRF check on a state change.
+ *
+ * A token in the Authorization header decides, whatever cookies come with it. Mattermost reads the cookie first, but
+ * it sets cookies only on a browser login; HTTP clients that keep cookies (python's requests, under
+ * mattermostdriver) would otherwise have their Bearer requests judged by a cookie, and refused by the CSRF rule or
+ * by a stale session. A header is also the stronger proof: another site can make a browser send the cookie, never
+ * the header (no CORS here).
+ */
 export function findToken(req: IncomingMessage): { token: string; fromCookie: boolean } | null {
+  const header = req.headers.authorization;
+  if (header) {
+    const match = /^(bearer|token)\s+(\S+)\s*$/i.exec(header);
+    if (match) return { token: match[2], fromCookie: false };
+  }
   const cookie = req.headers.cookie;
   if (cookie) {
     for (const part of cookie.split(';')) {
@@ -21,11 +34,6 @@ export function findToken(req: IncomingMessage): { token: string; fromCookie: bo
         if (value) return { token: value, fromCookie: true };
       }
     }
-  }
-  const header = req.headers.authorization;
-  if (header) {
-    const match = /^(bearer|token)\s+(\S+)\s*$/i.exec(header);
-    if (match) return { token: match[2], fromCookie: false };
   }
   return null;
 }

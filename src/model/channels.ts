@@ -1,5 +1,5 @@
 import type { StringMap } from './users';
-import type { Complete, RequestBody, Schemas } from './wire';
+import type { Complete, NullsDropped, RequestBody, Schemas } from './wire';
 
 export type ChannelType = 'O' | 'P' | 'D' | 'G';
 
@@ -7,8 +7,8 @@ export type Channel = Complete<Omit<Schemas['Channel'], 'type' | 'props'>> & { t
 
 export type ChannelMember = Complete<Omit<Schemas['ChannelMember'], 'notify_props'>> & { notify_props: StringMap };
 
-export type CreateChannelInput = RequestBody<'CreateChannel'>;
+export type CreateChannelInput = NullsDropped<RequestBody<'CreateChannel'>>;
 
-export type ChannelPatch = RequestBody<'PatchChannel'>;
-export type UpdateChannelInput = RequestBody<'UpdateChannel'>;
+export type ChannelPatch = NullsDropped<RequestBody<'PatchChannel'>>;
+export type UpdateChannelInput = NullsDropped<RequestBody<'UpdateChannel'>>;
 export type ChannelStats = Complete<Schemas['ChannelStats']>;

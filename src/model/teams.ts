@@ -1,4 +1,4 @@
-import type { Complete, RequestBody, Schemas } from './wire';
+import type { Complete, NullsDropped, RequestBody, Schemas } from './wire';
 
 export type TeamType = 'O' | 'I';
 
@@ -6,8 +6,8 @@ export type Team = Complete<Omit<Schemas['Team'], 'type'>, 'last_team_icon_updat
 
 export type TeamMember = Complete<Schemas['TeamMember']>;
 
-export type CreateTeamInput = RequestBody<'CreateTeam'>;
+export type CreateTeamInput = NullsDropped<RequestBody<'CreateTeam'>>;
 
-export type TeamPatch = RequestBody<'PatchTeam'>;
+export type TeamPatch = NullsDropped<RequestBody<'PatchTeam'>>;
 export type TeamStats = Complete<Schemas['TeamStats']>;
 export type TeamUnread = Complete<Schemas['TeamUnread']>;

@@ -1,4 +1,4 @@
-import type { Complete, RequestBody, Schemas } from './wire';
+import type { Complete, NullsDropped, RequestBody, Schemas } from './wire';
 
 export type StringMap = Record<string, string>;
 
@@ -14,8 +14,8 @@ export interface UserRecord extends User {
   password: string;
 }
 
-export type CreateUserInput = RequestBody<'CreateUser'>;
-export type UserPatch = RequestBody<'PatchUser'>;
+export type CreateUserInput = NullsDropped<RequestBody<'CreateUser'>>;
+export type UserPatch = NullsDropped<RequestBody<'PatchUser'>>;
 
 export interface Session {
   id: string;

@@ -13,3 +13,16 @@ export type RequestBody<K extends keyof operations> = operations[K] extends { re
 
 /** A schema with every field present: what the server stores and always sends, where the spec lets clients omit. */
 export type Complete<T, Omitted extends keyof T = never> = Required<Omit<T, Omitted>>;
+
+/** A map of strings as Go decodes one (`map[string]string`): a null value is "". */
+type StringMapOf<V> = V extends readonly unknown[] ? V : V extends { [key: string]: string | null } ? { [key: string]: string } : V;
+
+/**
+ * A request body as the app takes it. Mattermost decodes these bodies with Go's encoding/json, where null leaves a
+ * string field "" and a pointer field nil: both read as "not given". A field the spec marks nullable therefore
+ * arrives here absent (never null), and a string map's null values as "" (src/http/nulls.ts does it): the app
+ * cannot be handed a null it would have to think about.
+ */
+export type NullsDropped<T> = {
+  [K in keyof T]: StringMapOf<Exclude<T[K], null>> | (null extends T[K] ? undefined : never);
+};

@@ -48,8 +48,8 @@ describe('token sources', () => {
     expectMe(await me().set('Cookie', `MMUSERID=${member.id}; MMAUTHTOKEN=${member.token}; MMCSRF=x`), member);
   });
 
-  test('the cookie wins over the Authorization header, as in Mattermost', async () => {
-    expectMe(await me().set('Cookie', `MMAUTHTOKEN=${member.token}`).set('Authorization', `Bearer ${admin.token}`), member);
+  test('the Authorization header wins over the cookie (a client that keeps cookies is judged by the token it sends)', async () => {
+    expectMe(await me().set('Cookie', `MMAUTHTOKEN=${member.token}`).set('Authorization', `Bearer ${admin.token}`), admin);
   });
 
   test('an empty MMAUTHTOKEN cookie falls back to the header', async () => {

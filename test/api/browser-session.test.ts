@@ -19,7 +19,7 @@ interface BrowserLogin {
 }
 
 async function browserLogin(username: string): Promise<BrowserLogin> {
-  const res = await request(server.url).post('/api/v4/users/login').send({ login_id: username, password: PASSWORD }).expect(200);
+  const res = await request(server.url).post('/api/v4/users/login').set('X-Requested-With', 'XMLHttpRequest').send({ login_id: username, password: PASSWORD }).expect(200);
   const setCookie = res.headers['set-cookie'] as unknown as string[];
   const cookies: Record<string, string> = {};
   for (const c of setCookie) {
@@ -31,8 +31,8 @@ async function browserLogin(username: string): Promise<BrowserLogin> {
 }
 
 describe('login cookies', () => {
-  test('login sets MMAUTHTOKEN (HttpOnly, SameSite) = the Token header, MMUSERID and MMCSRF (readable)', async () => {
-    const res = await request(server.url).post('/api/v4/users/login').send({ login_id: world.member.username, password: PASSWORD }).expect(200);
+  test('a browser login (X-Requested-With) sets MMAUTHTOKEN (HttpOnly, SameSite) = the Token header, MMUSERID and MMCSRF (readable)', async () => {
+    const res = await request(server.url).post('/api/v4/users/login').set('X-Requested-With', 'XMLHttpRequest').send({ login_id: world.member.username, password: PASSWORD }).expect(200);
     const setCookie = res.headers['set-cookie'] as unknown as string[];
     const byName = new Map(setCookie.map((c) => [c.split('=')[0], c]));
     expect([...byName.keys()].sort()).toEqual(['MMAUTHTOKEN', 'MMCSRF', 'MMUSERID']);
@@ -48,6 +48,14 @@ describe('login cookies', () => {
     expect(byName.get('MMUSERID')).not.toMatch(/HttpOnly/);
     expect(byName.get('MMCSRF')).not.toMatch(/HttpOnly/);
     expect(byName.get('MMCSRF')).toMatch(/^MMCSRF=[a-z0-9]{26};/);
+  });
+
+  test('any other login gets the Token header and no cookies, as in Mattermost', async () => {
+    for (const headers of [{}, { 'X-Requested-With': 'fetch' }]) {
+      const res = await request(server.url).post('/api/v4/users/login').set(headers).send({ login_id: world.member.username, password: PASSWORD }).expect(200);
+      expect(res.headers.token).toMatch(/^[a-z0-9]{26}$/);
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
   });
 
   test('the cookies alone authenticate a read', async () => {

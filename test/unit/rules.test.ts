@@ -225,7 +225,9 @@ describe('tokenFromRequest', () => {
     ['bare token', { authorization: 'abc' }, null],
     ['cookie', { cookie: 'MMAUTHTOKEN=xyz' }, 'xyz'],
     ['cookie among others', { cookie: 'MMUSERID=u; MMAUTHTOKEN=xyz; MMCSRF=c' }, 'xyz'],
-    ['cookie wins over header', { cookie: 'MMAUTHTOKEN=xyz', authorization: 'Bearer abc' }, 'xyz'],
+    // Unlike Mattermost (cookie first): a client that keeps cookies must still be judged by the token it sends.
+    ['header wins over cookie', { cookie: 'MMAUTHTOKEN=xyz', authorization: 'Bearer abc' }, 'abc'],
+    ['a header that carries no token leaves the cookie', { cookie: 'MMAUTHTOKEN=xyz', authorization: 'Basic abc' }, 'xyz'],
     ['empty cookie falls back to the header', { cookie: 'MMAUTHTOKEN=', authorization: 'Bearer abc' }, 'abc'],
     ['other cookies only', { cookie: 'MMUSERID=u; other=1', authorization: 'Bearer abc' }, 'abc'],
     ['similar cookie name is not it', { cookie: 'XMMAUTHTOKEN=xyz' }, null],

@@ -1,7 +1,8 @@
 import { AppError } from '../../model';
 import { authed, created, ok, paging, statusOk } from '../operation';
+import { withoutNulls } from '../nulls';
 
-export const CreateChannel = authed<'CreateChannel'>(async ({ body, session, app }) => created(await app.channels.create(body, session)));
+export const CreateChannel = authed<'CreateChannel'>(async ({ body, session, app }) => created(await app.channels.create(withoutNulls(body), session)));
 
 export const CreateDirectChannel = authed<'CreateDirectChannel'>(async ({ body, session, app }) =>
   created(await app.channels.createDirect(body, session)),
@@ -24,8 +25,7 @@ export const GetChannelsForTeamForUser = authed<'GetChannelsForTeamForUser'>(asy
 
 /** One user answers one member; `user_ids` answers the list, as Mattermost does for bulk adds. */
 export const AddChannelMember = authed<'AddChannelMember'>(async ({ path, body, session, app }) => {
-  const single = body.user_id;
-  const many = body.user_ids;
+  const { user_id: single, user_ids: many } = withoutNulls(body);
   if ((single && many) || (!single && (!many || many.length === 0))) throw AppError.invalidParam('user_id');
   const members = await app.channels.addMembers(path.channel_id, single ? [single] : (many as string[]), session);
   return created(single ? members[0] : members);
@@ -46,12 +46,12 @@ export const RemoveUserFromChannel = authed<'RemoveUserFromChannel'>(async ({ pa
 });
 
 export const ViewChannel = authed<'ViewChannel'>(async ({ path, body, session, app }) =>
-  ok({ status: 'OK', last_viewed_at_times: await app.channels.view(path.user_id, body.channel_id, body.prev_channel_id ?? '', session) }),
+  ok({ status: 'OK', last_viewed_at_times: await app.channels.view(path.user_id, body.channel_id, withoutNulls(body).prev_channel_id ?? '', session) }),
 );
 
-export const PatchChannel = authed<'PatchChannel'>(async ({ path, body, session, app }) => ok(await app.channels.patch(path.channel_id, body, session)));
+export const PatchChannel = authed<'PatchChannel'>(async ({ path, body, session, app }) => ok(await app.channels.patch(path.channel_id, withoutNulls(body), session)));
 
-export const UpdateChannel = authed<'UpdateChannel'>(async ({ path, body, session, app }) => ok(await app.channels.update(path.channel_id, body, session)));
+export const UpdateChannel = authed<'UpdateChannel'>(async ({ path, body, session, app }) => ok(await app.channels.update(path.channel_id, withoutNulls(body), session)));
 
 /** Archives (Mattermost's DELETE keeps the channel and its posts). */
 export const DeleteChannel = authed<'DeleteChannel'>(async ({ path, query, session, app }) => {

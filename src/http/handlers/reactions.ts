@@ -1,6 +1,7 @@
 import { authed, ok, statusOk } from '../operation';
+import { withoutNulls } from '../nulls';
 
-export const SaveReaction = authed<'SaveReaction'>(async ({ body, session, app }) => ok(await app.reactions.save(body, session)));
+export const SaveReaction = authed<'SaveReaction'>(async ({ body, session, app }) => ok(await app.reactions.save(withoutNulls(body), session)));
 
 export const DeleteReaction = authed<'DeleteReaction'>(async ({ path, session, app }) => {
   await app.reactions.remove(path.user_id, path.post_id, path.emoji_name, session);

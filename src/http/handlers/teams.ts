@@ -1,7 +1,8 @@
 import { AppError } from '../../model';
 import { authed, created, ok, paging, statusOk } from '../operation';
+import { withoutNulls } from '../nulls';
 
-export const CreateTeam = authed<'CreateTeam'>(async ({ body, session, app }) => created(await app.teams.create(body, session)));
+export const CreateTeam = authed<'CreateTeam'>(async ({ body, session, app }) => created(await app.teams.create(withoutNulls(body), session)));
 
 export const GetAllTeams = authed<'GetAllTeams'>(async ({ query, session, app }) =>
   ok(await app.teams.list({ ...paging(query), includeTotal: query.include_total_count === true }, session)),
@@ -29,7 +30,7 @@ export const GetTeamMembers = authed<'GetTeamMembers'>(async ({ path, query, ses
   ),
 );
 
-export const PatchTeam = authed<'PatchTeam'>(async ({ path, body, session, app }) => ok(await app.teams.patch(path.team_id, body, session)));
+export const PatchTeam = authed<'PatchTeam'>(async ({ path, body, session, app }) => ok(await app.teams.patch(path.team_id, withoutNulls(body), session)));
 
 /** Leaving a team (`me`) or removing someone from it. */
 export const RemoveTeamMember = authed<'RemoveTeamMember'>(async ({ path, session, app }) => {

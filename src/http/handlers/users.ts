@@ -1,15 +1,21 @@
 import { AppError } from '../../model';
 import { clearedCookies, sessionCookies } from '../cookies';
 import { authed, created, ok, paging, statusOk, type Handler } from '../operation';
+import { withoutNulls } from '../nulls';
 
-export const CreateUser: Handler<'CreateUser'> = async ({ body, session, app }) => created(await app.users.create(body, session));
+export const CreateUser: Handler<'CreateUser'> = async ({ body, session, app }) => created(await app.users.create(withoutNulls(body), session));
 
 const secureCookies = (app: { deps: { config: { get(): { ServiceSettings: { SiteURL: string } } } } }) =>
   app.deps.config.get().ServiceSettings.SiteURL.startsWith('https://');
 
-/** The token in the Token header (API clients) and in the session cookies (browsers), as Mattermost answers. */
-export const Login: Handler<'Login'> = async ({ body, app }) => {
-  const { user, token, csrfToken, expiresAt } = await app.sessions.login(body);
+/**
+ * The token in the Token header; the session cookies too only for a browser login, one that sends
+ * `X-Requested-With: XMLHttpRequest`, as Mattermost does. A script or bot whose HTTP client keeps cookies must not
+ * come back cookie-authenticated (and be held to the CSRF rule meant for pages).
+ */
+export const Login: Handler<'Login'> = async ({ body, headers, app }) => {
+  const { user, token, csrfToken, expiresAt } = await app.sessions.login(withoutNulls(body));
+  if (headers['x-requested-with'] !== 'XMLHttpRequest') return ok(user, { headers: { Token: token } });
   const cookies = sessionCookies({ token, userId: user.id, csrfToken, expiresAt, now: app.deps.now(), secure: secureCookies(app) });
   return ok(user, { headers: { Token: token, 'Set-Cookie': cookies } });
 };
@@ -55,14 +61,14 @@ export const GetUsersByIds = authed<'GetUsersByIds'>(async ({ body, query, sessi
   return ok(await app.users.getByIds(body, query.since, session));
 });
 
-export const PatchUser = authed<'PatchUser'>(async ({ path, body, session, app }) => ok(await app.users.patch(path.user_id, body, session)));
+export const PatchUser = authed<'PatchUser'>(async ({ path, body, session, app }) => ok(await app.users.patch(path.user_id, withoutNulls(body), session)));
 
 export const CreateUserAccessToken = authed<'CreateUserAccessToken'>(async ({ path, body, session, app }) =>
   ok(await app.sessions.createAccessToken(path.user_id, body, session)),
 );
 
 export const UpdatePassword = authed<'UpdatePassword'>(async ({ path, body, session, app }) => {
-  await app.users.updatePassword(path.user_id, body, session);
+  await app.users.updatePassword(path.user_id, withoutNulls(body), session);
   return statusOk();
 });
 

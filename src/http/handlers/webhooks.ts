@@ -1,8 +1,9 @@
 import { AppError } from '../../model';
 import { authed, created, ok, paging, statusOk, type Handler } from '../operation';
+import { withoutNulls } from '../nulls';
 
 export const CreateIncomingWebhook = authed<'CreateIncomingWebhook'>(async ({ body, session, app }) =>
-  created(await app.hooks.create(body, session)),
+  created(await app.hooks.create(withoutNulls(body), session)),
 );
 
 export const GetIncomingWebhooks = authed<'GetIncomingWebhooks'>(async ({ query, session, app }) =>
@@ -12,7 +13,7 @@ export const GetIncomingWebhooks = authed<'GetIncomingWebhooks'>(async ({ query,
 export const GetIncomingWebhook = authed<'GetIncomingWebhook'>(async ({ path, session, app }) => ok(await app.hooks.get(path.hook_id, session)));
 
 export const UpdateIncomingWebhook = authed<'UpdateIncomingWebhook'>(async ({ path, body, session, app }) =>
-  ok(await app.hooks.update(path.hook_id, body, session)),
+  ok(await app.hooks.update(path.hook_id, withoutNulls(body), session)),
 );
 
 export const DeleteIncomingWebhook = authed<'DeleteIncomingWebhook'>(async ({ path, session, app }) => {

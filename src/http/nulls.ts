@@ -1,0 +1,18 @@
+import type { NullsDropped } from '../model/wire';
+
+function isStringMap(value: unknown): value is Record<string, string | null> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => v === null || typeof v === 'string');
+}
+
+/**
+ * A JSON body with its null fields read as Mattermost reads them (see NullsDropped): dropped, as if not sent, and a
+ * string map's null values as "". Shallow, like the bodies it serves (flat objects and maps of strings). Built with
+ * Object.fromEntries, so a "__proto__" key stays an ordinary field.
+ */
+export function withoutNulls<T extends object>(body: T): NullsDropped<T> {
+  return Object.fromEntries(
+    Object.entries(body)
+      .filter(([, value]) => value !== null)
+      .map(([key, value]) => [key, isStringMap(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v ?? ''])) : value]),
+  ) as NullsDropped<T>;
+}
