@@ -6444,15 +6444,15 @@ export interface operations {
                     /** @description Markdown text of the post, at most 16383 Unicode code points. */
                     message: string;
                     /** @description Id of the root post to reply to; empty or absent for a new root post. */
-                    root_id?: string;
+                    root_id?: string | null;
                     /** @description Ids of files to attach (at most 10), uploaded with UploadFile by the poster to this channel and not attached to a post yet; otherwise the post is refused (400) and nothing is written. Needs upload_file. The post's metadata.files then lists their FileInfos. */
-                    file_ids?: string[];
+                    file_ids?: string[] | null;
                     /** @description Free-form properties stored on the post, at most 65536 bytes as JSON (UTF-8); more is 400 `model.post.is_valid.props.app_error`. */
                     props?: {
                         [key: string]: unknown;
-                    };
+                    } | null;
                     /** @description Client-chosen id returned unchanged in the created post, at most 64 characters (the web and mobile apps send the user's id, a colon and a millisecond timestamp: 40 characters). */
-                    pending_post_id?: string;
+                    pending_post_id?: string | null;
                     /** @description Metadata of the new post; only priority is read. */
                     metadata?: {
                         priority?: components["schemas"]["PostPriority"];
@@ -6543,15 +6543,15 @@ export interface operations {
                     /** @description The new Markdown text, at most 16383 Unicode code points. */
                     message?: string;
                     /** @description Whether the post is pinned. */
-                    is_pinned?: boolean;
+                    is_pinned?: boolean | null;
                     /** @description The new set of free-form properties. */
                     props?: {
                         [key: string]: unknown;
-                    };
+                    } | null;
                     /** @description Ids of the attached files; absent keeps them. */
-                    file_ids?: string[];
+                    file_ids?: string[] | null;
                     /** @description Accepted for compatibility; the server keeps this flag itself. */
-                    has_reactions?: boolean;
+                    has_reactions?: boolean | null;
                 } & {
                     [key: string]: unknown;
                 };
@@ -6631,17 +6631,17 @@ export interface operations {
                     /** @description Id of the post, which Client4 repeats from the path; ignored. */
                     id?: string;
                     /** @description New Markdown text, at most 16383 Unicode code points. */
-                    message?: string;
+                    message?: string | null;
                     /** @description Pin or unpin the post. */
-                    is_pinned?: boolean;
+                    is_pinned?: boolean | null;
                     /** @description New list of attached file ids. */
-                    file_ids?: string[];
+                    file_ids?: string[] | null;
                     /** @description Accepted for compatibility; the server keeps this flag itself. */
-                    has_reactions?: boolean;
+                    has_reactions?: boolean | null;
                     /** @description Replacement set of free-form properties. */
                     props?: {
                         [key: string]: unknown;
-                    };
+                    } | null;
                 };
             };
         };
@@ -7359,30 +7359,30 @@ export interface operations {
                      * @description Any word may match instead of every word.
                      * @default false
                      */
-                    is_or_search?: boolean;
+                    is_or_search?: boolean | null;
                     /**
                      * Format: int32
                      * @description The caller's time zone, in seconds east of UTC, for the dates in `terms`.
                      * @default 0
                      */
-                    time_zone_offset?: number;
+                    time_zone_offset?: number | null;
                     /**
                      * @description Search archived channels too.
                      * @default false
                      */
-                    include_deleted_channels?: boolean;
+                    include_deleted_channels?: boolean | null;
                     /**
                      * Format: int32
                      * @description The page of results, from 0.
                      * @default 0
                      */
-                    page?: number;
+                    page?: number | null;
                     /**
                      * Format: int32
                      * @description Results per page (at most 200; larger values are reduced to 200).
                      * @default 60
                      */
-                    per_page?: number;
+                    per_page?: number | null;
                 };
             };
         };

@@ -1,4 +1,4 @@
-import type { NullsDropped } from '../model/wire';
+import type { NullsDropped, TopLevelNullsDropped } from '../model/wire';
 
 function isStringMap(value: unknown): value is Record<string, string | null> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => v === null || typeof v === 'string');
@@ -15,4 +15,9 @@ export function withoutNulls<T extends object>(body: T): NullsDropped<T> {
       .filter(([, value]) => value !== null)
       .map(([key, value]) => [key, isStringMap(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v ?? ''])) : value]),
   ) as NullsDropped<T>;
+}
+
+/** withoutNulls for bodies with free-form objects (post props): only top-level nulls are dropped. */
+export function withoutTopLevelNulls<T extends object>(body: T): TopLevelNullsDropped<T> {
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null)) as TopLevelNullsDropped<T>;
 }

@@ -1,4 +1,4 @@
-import type { Complete, RequestBody, Schemas } from './wire';
+import type { Complete, RequestBody, Schemas, TopLevelNullsDropped } from './wire';
 
 export type PostMetadata = Schemas['PostMetadata'] & Record<string, unknown>;
 
@@ -18,6 +18,6 @@ export interface PostList {
   has_next: boolean;
 }
 
-export type CreatePostInput = RequestBody<'CreatePost'>;
-export type PostPatch = RequestBody<'PatchPost'>;
-export type PostUpdate = RequestBody<'UpdatePost'>;
+export type CreatePostInput = TopLevelNullsDropped<RequestBody<'CreatePost'>>;
+export type PostPatch = TopLevelNullsDropped<RequestBody<'PatchPost'>>;
+export type PostUpdate = TopLevelNullsDropped<RequestBody<'UpdatePost'>>;

@@ -1,9 +1,9 @@
 // Post search: what a parsed query asks for, shared by the app (which parses and resolves it) and the store (which
 // answers it from each database's full-text index).
 import type { PostList } from './posts';
-import type { RequestBody } from './wire';
+import type { RequestBody, TopLevelNullsDropped } from './wire';
 
-export type SearchPostsInput = RequestBody<'SearchPosts'>;
+export type SearchPostsInput = TopLevelNullsDropped<RequestBody<'SearchPosts'>>;
 
 /** A PostList with `matches`, which only a search engine fills (null here, as from Mattermost's database search). */
 export interface PostSearchResults extends PostList {

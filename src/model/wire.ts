@@ -26,3 +26,11 @@ type StringMapOf<V> = V extends readonly unknown[] ? V : V extends { [key: strin
 export type NullsDropped<T> = {
   [K in keyof T]: StringMapOf<Exclude<T[K], null>> | (null extends T[K] ? undefined : never);
 };
+
+/**
+ * NullsDropped for bodies whose objects are free-form (a post's props: Mattermost's StringInterface keeps a null
+ * value as null): top-level nulls read as not given, nothing inside an object changes.
+ */
+export type TopLevelNullsDropped<T> = {
+  [K in keyof T]: Exclude<T[K], null> | (null extends T[K] ? undefined : never);
+};

@@ -114,3 +114,34 @@ describe('reactions', () => {
     expect(res.body.emoji_name).toBe('smile');
   });
 });
+
+describe('posts and search', () => {
+  test('CreatePost: null root_id, file_ids, props and pending_post_id are not given; a null inside props stays null', async () => {
+    const res = await world.member.api
+      .post('/api/v4/posts', { channel_id: world.townSquareId, message: 'nulls', root_id: null, file_ids: null, props: null, pending_post_id: null })
+      .expect(201);
+    expect(res.body).toMatchObject({ message: 'nulls', root_id: '', file_ids: [], pending_post_id: '' });
+    const withProps = await world.member.api.post('/api/v4/posts', { channel_id: world.townSquareId, message: 'props', props: { kept: null, n: 1 } }).expect(201);
+    expect(withProps.body.props).toMatchObject({ kept: null, n: 1 });
+  });
+
+  test('PatchPost: a null field is not patched', async () => {
+    const post = await createPost(world.member, world.townSquareId, 'original', { props: { a: 1 } });
+    const res = await world.member.api.put(`/api/v4/posts/${post.id}/patch`, { message: null, is_pinned: null, file_ids: null, has_reactions: null, props: null }).expect(200);
+    expect(res.body).toMatchObject({ message: 'original', is_pinned: false, props: { a: 1 } });
+  });
+
+  test('UpdatePost: null is_pinned, props, file_ids and has_reactions are not given', async () => {
+    const post = await createPost(world.member, world.townSquareId, 'to update');
+    const res = await world.member.api.put(`/api/v4/posts/${post.id}`, { id: post.id, message: 'updated', is_pinned: null, props: null, file_ids: null, has_reactions: null }).expect(200);
+    expect(res.body).toMatchObject({ message: 'updated', is_pinned: false, file_ids: [] });
+  });
+
+  test('SearchPosts: null options take their defaults', async () => {
+    await createPost(world.member, world.townSquareId, 'nullsearchable word');
+    const res = await world.member.api
+      .post(`/api/v4/teams/${world.teamId}/posts/search`, { terms: 'nullsearchable', is_or_search: null, time_zone_offset: null, include_deleted_channels: null, page: null, per_page: null })
+      .expect(200);
+    expect(res.body.order).toHaveLength(1);
+  });
+});

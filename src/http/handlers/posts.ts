@@ -1,6 +1,7 @@
+import { withoutTopLevelNulls } from '../nulls';
 import { authed, created, notModified, ok, paging, statusOk } from '../operation';
 
-export const CreatePost = authed<'CreatePost'>(async ({ body, session, app }) => created(await app.posts.create(body, session)));
+export const CreatePost = authed<'CreatePost'>(async ({ body, session, app }) => created(await app.posts.create(withoutTopLevelNulls(body), session)));
 
 export const GetPost = authed<'GetPost'>(async ({ path, query, session, app }) =>
   ok(await app.posts.get(path.post_id, query.include_deleted === true, session)),
@@ -22,7 +23,7 @@ export const GetPostsForChannel = authed<'GetPostsForChannel'>(async ({ path, qu
   return list ? ok(list, { etag }) : notModified(etag as string);
 });
 
-export const PatchPost = authed<'PatchPost'>(async ({ path, body, session, app }) => ok(await app.posts.patch(path.post_id, body, session)));
+export const PatchPost = authed<'PatchPost'>(async ({ path, body, session, app }) => ok(await app.posts.patch(path.post_id, withoutTopLevelNulls(body), session)));
 
 export const DeletePost = authed<'DeletePost'>(async ({ path, session, app }) => {
   await app.posts.delete(path.post_id, session);
@@ -39,7 +40,7 @@ export const GetPostThread = authed<'GetPostThread'>(async ({ path, query, sessi
   ),
 );
 
-export const UpdatePost = authed<'UpdatePost'>(async ({ path, body, session, app }) => ok(await app.posts.update(path.post_id, body, session)));
+export const UpdatePost = authed<'UpdatePost'>(async ({ path, body, session, app }) => ok(await app.posts.update(path.post_id, withoutTopLevelNulls(body), session)));
 
 export const PinPost = authed<'PinPost'>(async ({ path, session, app }) => {
   await app.posts.setPinned(path.post_id, true, session);
