@@ -133,6 +133,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/license/client": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the license features clients need
+         * @description The license as a flat map of strings, as Mattermost serves it to its web, desktop and mobile apps on every page
+         *     load. Parley has no license: the answer is an unlicensed server's, `IsLicensed: "false"` (with `Cloud` and
+         *     `IsTrial` `"false"` and no `SkuShortName`), so the apps hide every licensed feature. `format=old` is what the apps
+         *     send; the newest Mattermost servers ignore the parameter, and so does Parley, except that a value other than
+         *     `old` is 400 as on the servers that read it.
+         *
+         *     Permissions: none
+         */
+        get: operations["GetClientLicense"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/limits/server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the server's usage limits
+         * @description The limits the apps check after loading the user (Mattermost's ServerLimits). Parley has none: every limit is 0
+         *     (no limit) and `postHistoryLimit` 0 (all history is accessible). A system admin also gets `activeUserCount`, the
+         *     number of active (not deactivated) users; for everyone else it is 0, as Mattermost answers.
+         *
+         *     Permissions: a session
+         */
+        get: operations["GetServerLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/users": {
         parameters: {
             query?: never;
@@ -1750,6 +1800,136 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/users/{user_id}/posts/flagged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's saved posts
+         * @description Returns the posts the user saved (preference `flagged_post`/<post id> = "true") that are not deleted, newest
+         *     first, as a PostList, one page at a time. With `channel_id` only those of that channel; with `team_id` those of
+         *     that team's channels and of direct and group channels. Posts in channels the caller may no longer read are left
+         *     out of the page (as in Mattermost, after paging).
+         *
+         *     Permissions: the user themselves, or edit_other_users
+         */
+        get: operations["GetFlaggedPostsForUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's preferences
+         * @description Returns every preference of the user, in no particular order (an empty array when there are none).
+         *
+         *     Permissions: the user themselves, or edit_other_users
+         */
+        get: operations["GetPreferences"];
+        /**
+         * Save a user's preferences
+         * @description Stores each preference of the body (1 to 100 of them, else 400 `api.context.invalid_param.app_error`), replacing
+         *     the value of one already stored under the same category and name, all in one transaction. Every preference's
+         *     user_id must be the path's user (else 403 `api.preference.update_preferences.set.app_error`). Each is checked as
+         *     Mattermost checks it (400 `model.preference.is_valid.{id,category,name,value,theme}.app_error`): a category of 1
+         *     to 32 bytes, a name of at most 32 bytes, a value of at most 20000 characters, and for the `theme` category a
+         *     JSON object. Saving a post (`flagged_post`, name = the post id) needs a post that exists (else 400
+         *     `api.context.invalid_param.app_error`) in a channel the caller may read (else 403). The user's own sockets get a
+         *     preferences_changed event.
+         *
+         *     Permissions: the user themselves, or edit_other_users
+         */
+        put: operations["UpdatePreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/preferences/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete some of a user's preferences
+         * @description Deletes the preferences named by the body's category and name (1 to 100 of them, else 400
+         *     `api.context.invalid_param.app_error`; values are ignored), in one transaction. One that is not stored is not an
+         *     error. Every preference's user_id must be the path's user (else 403
+         *     `api.preference.delete_preferences.delete.app_error`). The user's own sockets get a preferences_deleted event.
+         *
+         *     Permissions: the user themselves, or edit_other_users
+         */
+        post: operations["DeletePreferences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/preferences/{category}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's preferences in one category
+         * @description Returns the user's preferences in the category; none is 404 `api.preference.preferences_category.get.app_error`,
+         *     as in Mattermost.
+         *
+         *     Permissions: the user themselves, or edit_other_users
+         */
+        get: operations["GetPreferencesByCategory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/preferences/{category}/name/{preference_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one of a user's preferences
+         * @description Returns the user's preference with the category and name; none is 404 `app.preference.get.app_error`.
+         *
+         *     Permissions: the user themselves, or edit_other_users
+         */
+        get: operations["GetPreferencesByCategoryByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/files": {
         parameters: {
             query?: never;
@@ -2707,6 +2887,17 @@ export interface components {
              */
             first_inaccessible_post_time?: number;
         };
+        /** @description One of a user's preferences: a value stored under a category and a name. Clients keep their settings here (display settings, theme, which direct channels to show, tutorial steps); a saved post is the preference `flagged_post`/<post id> = "true". */
+        Preference: {
+            /** @description Id of the user the preference belongs to. */
+            user_id: string;
+            /** @description The preference's category (1 to 32 bytes), for example `display_settings`, `theme` or `flagged_post`. */
+            category: string;
+            /** @description The preference's name within its category (at most 32 bytes; may be empty, as a `theme` for every team is). */
+            name: string;
+            /** @description The value (at most 20000 characters); for the `theme` category a JSON object. */
+            value: string;
+        };
         /** @description A Slack-style message attachment, stored on the post in props.attachments. A null entry in the attachments array is accepted and dropped. Unknown keys are allowed and ignored. */
         SlackAttachment: {
             /**
@@ -3611,8 +3802,46 @@ export interface components {
              */
             seq: number;
         };
+        /** @description The user's preferences were saved (on any of their clients). Sent to the user's own sockets. */
+        WebSocketEvent_PreferencesChanged: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "preferences_changed";
+            /** @description What happened. */
+            data: {
+                /** @description The saved preferences, as a JSON array string. */
+                preferences: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description Some of the user's preferences were deleted (on any of their clients). Sent to the user's own sockets. */
+        WebSocketEvent_PreferencesDeleted: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "preferences_deleted";
+            /** @description What happened. */
+            data: {
+                /** @description The deleted preferences, as a JSON array string. */
+                preferences: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
         /** @description An event the server sends on /api/v4/websocket: the envelope of Mattermost's WebSocket API (`event`, `data`, `broadcast`, `seq`), one schema per event name. */
-        WebSocketEvent: components["schemas"]["WebSocketEvent_Hello"] | components["schemas"]["WebSocketEvent_Posted"] | components["schemas"]["WebSocketEvent_PostEdited"] | components["schemas"]["WebSocketEvent_PostDeleted"] | components["schemas"]["WebSocketEvent_Typing"] | components["schemas"]["WebSocketEvent_ChannelViewed"] | components["schemas"]["WebSocketEvent_MultipleChannelsViewed"] | components["schemas"]["WebSocketEvent_ChannelCreated"] | components["schemas"]["WebSocketEvent_DirectAdded"] | components["schemas"]["WebSocketEvent_UserAdded"] | components["schemas"]["WebSocketEvent_UserRemoved"] | components["schemas"]["WebSocketEvent_AddedToTeam"] | components["schemas"]["WebSocketEvent_LeaveTeam"] | components["schemas"]["WebSocketEvent_NewUser"] | components["schemas"]["WebSocketEvent_UserUpdated"] | components["schemas"]["WebSocketEvent_ConfigChanged"] | components["schemas"]["WebSocketEvent_StatusChange"] | components["schemas"]["WebSocketEvent_ReactionAdded"] | components["schemas"]["WebSocketEvent_ReactionRemoved"] | components["schemas"]["WebSocketEvent_ChannelUpdated"] | components["schemas"]["WebSocketEvent_ChannelDeleted"] | components["schemas"]["WebSocketEvent_ChannelRestored"] | components["schemas"]["WebSocketEvent_ChannelMemberUpdated"] | components["schemas"]["WebSocketEvent_UserRoleUpdated"] | components["schemas"]["WebSocketEvent_UpdateTeam"];
+        WebSocketEvent: components["schemas"]["WebSocketEvent_Hello"] | components["schemas"]["WebSocketEvent_Posted"] | components["schemas"]["WebSocketEvent_PostEdited"] | components["schemas"]["WebSocketEvent_PostDeleted"] | components["schemas"]["WebSocketEvent_Typing"] | components["schemas"]["WebSocketEvent_ChannelViewed"] | components["schemas"]["WebSocketEvent_MultipleChannelsViewed"] | components["schemas"]["WebSocketEvent_ChannelCreated"] | components["schemas"]["WebSocketEvent_DirectAdded"] | components["schemas"]["WebSocketEvent_UserAdded"] | components["schemas"]["WebSocketEvent_UserRemoved"] | components["schemas"]["WebSocketEvent_AddedToTeam"] | components["schemas"]["WebSocketEvent_LeaveTeam"] | components["schemas"]["WebSocketEvent_NewUser"] | components["schemas"]["WebSocketEvent_UserUpdated"] | components["schemas"]["WebSocketEvent_ConfigChanged"] | components["schemas"]["WebSocketEvent_StatusChange"] | components["schemas"]["WebSocketEvent_ReactionAdded"] | components["schemas"]["WebSocketEvent_ReactionRemoved"] | components["schemas"]["WebSocketEvent_ChannelUpdated"] | components["schemas"]["WebSocketEvent_ChannelDeleted"] | components["schemas"]["WebSocketEvent_ChannelRestored"] | components["schemas"]["WebSocketEvent_ChannelMemberUpdated"] | components["schemas"]["WebSocketEvent_UserRoleUpdated"] | components["schemas"]["WebSocketEvent_UpdateTeam"] | components["schemas"]["WebSocketEvent_PreferencesChanged"] | components["schemas"]["WebSocketEvent_PreferencesDeleted"];
         /** @description The server's answer to a client's action. It carries the action's seq in `seq_reply` and no `seq` of its own: replies are not events and do not advance the event numbering. */
         WebSocketResponse: {
             /**
@@ -3839,6 +4068,10 @@ export interface components {
         PerPage: number;
         /** @description The post id (26 lower-case letters and digits). */
         PostIdPath: string;
+        /** @description A preference category. */
+        PreferenceCategoryPath: string;
+        /** @description A preference's name within its category. */
+        PreferenceNamePath: string;
         /** @description When true, only the listed posts are returned, without the other posts of their threads. Client4 always sends this parameter. */
         SkipFetchThreads: boolean;
         /** @description The team id (26 lower-case letters and digits). */
@@ -4020,6 +4253,96 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetClientLicense: {
+        parameters: {
+            query?: {
+                /** @description `old` (the only format there is). */
+                format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client license. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "IsLicensed": "false",
+                     *       "Cloud": "false",
+                     *       "IsTrial": "false",
+                     *       "SkuShortName": ""
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description "false": this server has no license.
+                         * @enum {string}
+                         */
+                        IsLicensed: "true" | "false";
+                    } & {
+                        [key: string]: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetServerLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server's limits. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "maxUsersLimit": 0,
+                     *       "maxUsersHardLimit": 0,
+                     *       "activeUserCount": 12,
+                     *       "lastAccessiblePostTime": 0,
+                     *       "postHistoryLimit": 0
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Users allowed before warnings; 0 is no limit. */
+                        maxUsersLimit: number;
+                        /** @description Users allowed at most; 0 is no limit. */
+                        maxUsersHardLimit: number;
+                        /** @description Active users (system admins only; 0 for others). */
+                        activeUserCount: number;
+                        /**
+                         * Format: int64
+                         * @description Posts older than this (epoch ms) are hidden by a history limit; 0 is none.
+                         */
+                        lastAccessiblePostTime: number;
+                        /** @description Posts of history kept visible; 0 is no limit. */
+                        postHistoryLimit: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7051,6 +7374,246 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetFlaggedPostsForUser: {
+        parameters: {
+            query?: {
+                /** @description Only posts of this team's channels (and of direct and group channels); empty means every team. */
+                team_id?: string;
+                /** @description Only posts of this channel (takes precedence over team_id); empty means every channel. */
+                channel_id?: string;
+                /** @description Zero-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Number of items per page. Values above 200 are silently reduced to 200, as Mattermost does; 0 returns an empty page. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The saved posts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preferences. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preference"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    UpdatePreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "user_id": "9x3pbdc5yjfexm8crfmnrmd1ec",
+                 *         "category": "display_settings",
+                 *         "name": "use_military_time",
+                 *         "value": "true"
+                 *       }
+                 *     ]
+                 */
+                "application/json": {
+                    /** @description The path's user id. */
+                    user_id?: string;
+                    /** @description The preference's category. */
+                    category?: string;
+                    /** @description The preference's name within its category. */
+                    name?: string;
+                    /** @description The value to store. */
+                    value?: string;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    DeletePreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "user_id": "9x3pbdc5yjfexm8crfmnrmd1ec",
+                 *         "category": "display_settings",
+                 *         "name": "use_military_time"
+                 *       }
+                 *     ]
+                 */
+                "application/json": {
+                    /** @description The path's user id. */
+                    user_id?: string;
+                    /** @description The preference's category. */
+                    category?: string;
+                    /** @description The preference's name within its category. */
+                    name?: string;
+                    /** @description Ignored. */
+                    value?: string;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetPreferencesByCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description A preference category. */
+                category: components["parameters"]["PreferenceCategoryPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preferences. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preference"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetPreferencesByCategoryByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description A preference category. */
+                category: components["parameters"]["PreferenceCategoryPath"];
+                /** @description A preference's name within its category. */
+                preference_name: components["parameters"]["PreferenceNamePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preference. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preference"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

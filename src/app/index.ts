@@ -12,6 +12,7 @@ import { LoginLock } from './login-lock';
 import { Passwords } from './passwords';
 import { PostWriter } from './post-writer';
 import { PostsService } from './posts';
+import { PreferencesService } from './preferences';
 import { ReactionsService } from './reactions';
 import { Realtime } from './realtime';
 import { SearchService } from './search';
@@ -32,6 +33,7 @@ export interface App {
   channels: ChannelsService;
   posts: PostsService;
   reactions: ReactionsService;
+  preferences: PreferencesService;
   search: SearchService;
   writer: PostWriter;
   hooks: HooksService;
@@ -87,6 +89,7 @@ export function createApp(stores: Stores, config: ConfigService, options: AppOpt
     channels,
     posts,
     reactions: new ReactionsService(deps, realtime),
+    preferences: new PreferencesService(deps, posts, realtime),
     search: new SearchService(deps, posts),
     writer,
     hooks: new HooksService(deps, cache),

@@ -1,4 +1,4 @@
-import type { Channel, ChannelMember, Post, Reaction, Team, UserRecord } from '../model';
+import type { Channel, ChannelMember, Post, Preference, Reaction, Team, UserRecord } from '../model';
 import type { Deps } from './deps';
 import { type Audience, broadcast, type RealtimeEvent } from './events';
 import { sanitizeTeam, sanitizeUser } from './sanitize';
@@ -290,6 +290,11 @@ export class Realtime {
         { event: 'user_updated', data: { user: own }, broadcast: broadcast({ user_id: user.id }), audience: this.user(user.id) },
       ];
     });
+  }
+
+  /** Saved or deleted preferences, to the user's own sockets only (`preferences` as a JSON array string). */
+  preferences(event: 'preferences_changed' | 'preferences_deleted', userId: string, preferences: Preference[]): void {
+    this.send(() => [{ event, data: { preferences: JSON.stringify(preferences) }, broadcast: broadcast({ user_id: userId }), audience: this.user(userId) }]);
   }
 
   /** The new client configuration, to system admins (the ones who can change it, and whose screens show it). */

@@ -1,5 +1,6 @@
 import type { Config } from '../config/settings';
 import { Authz } from './authz';
+import { isSystemAdmin } from './permissions';
 import type { Realtime } from './realtime';
 import type { Deps } from './deps';
 import { AppError, POST_LIMITS, REACTION_LIMITS } from '../model';
@@ -17,6 +18,21 @@ export class SystemService {
     private readonly realtime: Realtime,
   ) {
     this.authz = new Authz(deps);
+  }
+
+  /**
+   * The client license of a server without one (Mattermost's answer when no license is loaded): the apps read these
+   * fields and hide every licensed feature.
+   */
+  clientLicense(format: string | undefined): Record<string, string> {
+    if (format !== undefined && format !== '' && format !== 'old') throw AppError.invalidParam('format');
+    return { IsLicensed: 'false', Cloud: 'false', IsTrial: 'false' };
+  }
+
+  /** Mattermost's ServerLimits with no limit anywhere; the count of active users is for system admins only. */
+  async serverLimits(session: Session): Promise<{ maxUsersLimit: number; maxUsersHardLimit: number; activeUserCount: number; lastAccessiblePostTime: number; postHistoryLimit: number }> {
+    const activeUserCount = isSystemAdmin(session.roles) ? await this.deps.stores.users.countActive() : 0;
+    return { maxUsersLimit: 0, maxUsersHardLimit: 0, activeUserCount, lastAccessiblePostTime: 0, postHistoryLimit: 0 };
   }
 
   async ping(withStatus: boolean): Promise<Record<string, string>> {

@@ -5,6 +5,7 @@ export * from './channels';
 export * from './files';
 export * from './limits';
 export * from './posts';
+export * from './preferences';
 export * from './props';
 export * from './reactions';
 export * from './search';

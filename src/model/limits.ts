@@ -89,6 +89,18 @@ export const REACTION_LIMITS = {
   uniqueEmojiPerPostMax: 500,
 } as const;
 
+/** Mattermost's Preference.IsValid bounds, and its cap on one UpdatePreferences/DeletePreferences body. */
+export const PREFERENCE_LIMITS = {
+  /** Category: 1 to 32 bytes (Go's len). */
+  categoryBytes: 32,
+  /** Name: at most 32 bytes (may be empty: a `theme` for every team has name ""). */
+  nameBytes: 32,
+  /** Value: at most 20000 code points (MaxPreferenceValueLength). */
+  valueRunes: 20000,
+  /** Preferences in one save or delete request. */
+  perRequest: 100,
+} as const;
+
 export const FILE_LIMITS = {
   /** A file's name, in code points (the column holds 256); a longer name is shortened, keeping its extension. */
   name: 255,

@@ -6,6 +6,7 @@ import type { Database } from './db';
 import { translateDriverError } from './driver-errors';
 import { FilesStore } from './files-store';
 import { PostsStore } from './posts-store';
+import { PreferencesStore } from './preferences-store';
 import { ReactionsStore } from './reactions-store';
 import { SearchStore } from './search-store';
 import { SessionsStore } from './sessions-store';
@@ -24,6 +25,7 @@ export interface StoreSet {
   channels: ChannelsStore;
   posts: PostsStore;
   reactions: ReactionsStore;
+  preferences: PreferencesStore;
   search: SearchStore;
   webhooks: WebhooksStore;
   config: ConfigStore;
@@ -107,6 +109,7 @@ function storeSet(executor: Executor, pool: boolean): StoreSet {
     channels: translating(new ChannelsStore(executor), pool),
     posts: translating(new PostsStore(executor), pool),
     reactions: translating(new ReactionsStore(executor), pool),
+    preferences: translating(new PreferencesStore(executor), pool),
     search: translating(new SearchStore(executor), pool),
     webhooks: translating(new WebhooksStore(executor), pool),
     config: translating(new ConfigStore(executor), pool),

@@ -156,6 +156,12 @@ export class UsersStore {
     return num(row?.n);
   }
 
+  /** Users not deactivated (ServerLimits' activeUserCount). */
+  async countActive(): Promise<number> {
+    const row = await this.db(TABLE).where('delete_at', 0).count<{ n: number }[]>({ n: '*' }).first();
+    return num(row?.n);
+  }
+
   async list(filter: UserFilter): Promise<UserRecord[]> {
     const q = this.db(TABLE).select(`${TABLE}.*`);
     if (filter.inTeam) {

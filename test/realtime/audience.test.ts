@@ -231,3 +231,14 @@ describe('users and the server', () => {
     await bob.api.put('/api/v4/users/me/status', { status: 'online' }).expect(200);
   });
 });
+
+describe('preferences', () => {
+  const about = (event: string, name: string) => (f: Frame) => f.event === event && (JSON.parse(f.data?.preferences as string) as Array<{ name: string }>).some((p) => p.name === name);
+
+  test('preferences_changed and preferences_deleted: the user only, also when an admin changes them', async () => {
+    const name = `aud${++seq}`;
+    const body = [{ user_id: alice.id, category: 'display_settings', name, value: 'x' }];
+    await expectAudience(() => admin.api.put(`/api/v4/users/${alice.id}/preferences`, body).expect(200), about('preferences_changed', name), ['alice']);
+    await expectAudience(() => alice.api.post('/api/v4/users/me/preferences/delete', body).expect(200), about('preferences_deleted', name), ['alice']);
+  });
+});

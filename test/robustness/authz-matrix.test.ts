@@ -113,6 +113,12 @@ async function freshHook(): Promise<string> {
   return (await createHook(world.admin, { channel_id: world.townSquareId, display_name: 'fresh' })).id;
 }
 
+/** A preference of the actor's own (category `matrix`, name `matrix`), so that reading it can succeed. */
+async function ownPreference(actor: Actor): Promise<string> {
+  await actor.api.put('/api/v4/users/me/preferences', [{ user_id: actor.id, category: 'matrix', name: 'matrix', value: '1' }]).expect(200);
+  return 'matrix';
+}
+
 async function freshUser(): Promise<Actor> {
   return createUser(server, world.admin, { username: unique('fresh') });
 }
@@ -122,6 +128,8 @@ const rows: Record<string, Row[]> = {
   GetConfig: [{ name: 'the config', call: () => ({}), member: 403 }],
   PatchConfig: [{ name: 'a patch', call: () => ({ body: { TeamSettings: { MaxNotificationsPerChannel: 1000 } } }), member: 403 }],
   GetClientConfig: [{ name: 'format=old', call: () => ({ query: '?format=old' }), member: 'ok' }],
+  GetClientLicense: [{ name: 'format=old', call: () => ({ query: '?format=old' }), member: 'ok' }],
+  GetServerLimits: [{ name: 'the limits', call: () => ({}), member: 'ok' }],
   CreateUser: [{ name: 'a new user (open server off)', call: () => ({ body: { username: unique('new'), email: `${unique('new')}@example.com`, password: 'Passw0rd!' } }), member: 403, errorId: 'api.user.create_user.no_open_server' }],
   GetUsers: [
     { name: 'all users', call: () => ({}), member: 'ok' },
@@ -275,6 +283,31 @@ const rows: Record<string, Row[]> = {
   GetBulkReactions: [
     { name: 'of a public post', call: () => ({ body: [adminPostId] }), member: 'ok' },
     { name: 'of a public post and one in a private channel they are not in', call: () => ({ body: [adminPostId, privatePostId] }), member: 403 },
+  ],
+  GetPreferences: [
+    { name: 'their own', call: () => ({ params: { user_id: 'me' } }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: outsider.id } }), member: 403 },
+  ],
+  UpdatePreferences: [
+    { name: 'their own', call: (who) => ({ params: { user_id: 'me' }, body: [{ user_id: me(who).id, category: 'display_settings', name: 'use_military_time', value: 'true' }] }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: outsider.id }, body: [{ user_id: outsider.id, category: 'display_settings', name: 'use_military_time', value: 'true' }] }), member: 403 },
+    { name: 'a post in a private channel they are not in, saved', call: (who) => ({ params: { user_id: 'me' }, body: [{ user_id: me(who).id, category: 'flagged_post', name: privatePostId, value: 'true' }] }), member: 403 },
+  ],
+  DeletePreferences: [
+    { name: 'their own', call: (who) => ({ params: { user_id: 'me' }, body: [{ user_id: me(who).id, category: 'display_settings', name: 'use_military_time' }] }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: outsider.id }, body: [{ user_id: outsider.id, category: 'display_settings', name: 'use_military_time' }] }), member: 403 },
+  ],
+  GetPreferencesByCategory: [
+    { name: 'their own', call: async (who) => ({ params: { user_id: 'me', category: await ownPreference(me(who)) } }), member: 'ok' },
+    { name: "another user's", call: async () => ({ params: { user_id: outsider.id, category: await ownPreference(outsider) } }), member: 403 },
+  ],
+  GetPreferencesByCategoryByName: [
+    { name: 'their own', call: async (who) => ({ params: { user_id: 'me', category: await ownPreference(me(who)), preference_name: 'matrix' } }), member: 'ok' },
+    { name: "another user's", call: async () => ({ params: { user_id: outsider.id, category: await ownPreference(outsider), preference_name: 'matrix' } }), member: 403 },
+  ],
+  GetFlaggedPostsForUser: [
+    { name: 'their own', call: () => ({ params: { user_id: 'me' } }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: outsider.id } }), member: 403 },
   ],
   SearchPosts: [
     { name: 'their team', call: () => ({ params: { team_id: world.teamId }, body: { terms: 'post' } }), member: 'ok' },
@@ -498,7 +531,7 @@ test('the matrix has a row for every operation of the spec, and only those', () 
 });
 
 test('the spec marks exactly the expected operations public', () => {
-  expect(operations.filter((o) => o.public).map((o) => o.operationId).sort()).toEqual(['ConnectWebSocket', 'CreateUser', 'ExecuteIncomingWebhook', 'GetClientConfig', 'GetPing', 'Login', 'Logout'].sort());
+  expect(operations.filter((o) => o.public).map((o) => o.operationId).sort()).toEqual(['ConnectWebSocket', 'CreateUser', 'ExecuteIncomingWebhook', 'GetClientConfig', 'GetClientLicense', 'GetPing', 'Login', 'Logout'].sort());
 });
 
 describe('without a valid session: 401 for every protected operation', () => {

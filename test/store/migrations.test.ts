@@ -2,7 +2,7 @@ import { migrate, rollbackAll } from '../../src/store/db';
 import { migrationConfig } from '../../src/store/migrations';
 import { channelWithMembers, makeChannel, makePost, makeTeam, makeUser, makeWebhook, writePosts, forEachDatabase } from './fixtures';
 
-const TABLES = ['users', 'sessions', 'user_access_tokens', 'teams', 'team_members', 'channels', 'channel_members', 'posts', 'incoming_webhooks', 'configurations', 'reactions', 'file_info'];
+const TABLES = ['users', 'sessions', 'user_access_tokens', 'teams', 'team_members', 'channels', 'channel_members', 'posts', 'incoming_webhooks', 'configurations', 'reactions', 'file_info', 'preferences'];
 
 forEachDatabase((h) => {
   async function existing(): Promise<string[]> {
@@ -34,6 +34,8 @@ forEachDatabase((h) => {
     if (await h.db.knex.schema.hasTable('file_info')) await stores.files.insertMany([
       { id: post.id, user_id: user.id, channel_id: channel.id, post_id: post.id, create_at: 1, update_at: 1, delete_at: 0, path: 'a/original', thumbnail_path: '', preview_path: '', name: '😀.txt', extension: 'txt', size: 1, mime_type: 'text/plain', width: 0, height: 0, has_preview_image: false, mini_preview: null },
     ]);
+    // Older schemas have no preferences table yet.
+    if (await h.db.knex.schema.hasTable('preferences')) await stores.preferences.save([{ user_id: user.id, category: 'flagged_post', name: post.id, value: 'true' }]);
     return { postId: post.id, hookId: hook.id };
   }
 

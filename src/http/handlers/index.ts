@@ -2,6 +2,7 @@ import type { HandlerMap } from '../operation';
 import * as channels from './channels';
 import * as files from './files';
 import * as posts from './posts';
+import * as preferences from './preferences';
 import * as reactions from './reactions';
 import * as search from './search';
 import * as sessions from './sessions';
@@ -13,4 +14,4 @@ import * as webhooks from './webhooks';
 import * as websocket from './websocket';
 
 /** Every operation of the spec, by operationId. `satisfies` makes a missing or misspelt one a compile error. */
-export const handlers = { ...system, ...users, ...sessions, ...status, ...teams, ...channels, ...posts, ...reactions, ...files, ...search, ...webhooks, ...websocket } satisfies HandlerMap;
+export const handlers = { ...system, ...users, ...sessions, ...status, ...teams, ...channels, ...posts, ...preferences, ...reactions, ...files, ...search, ...webhooks, ...websocket } satisfies HandlerMap;

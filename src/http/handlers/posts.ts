@@ -62,3 +62,8 @@ export const GetPinnedPosts = authed<'GetPinnedPosts'>(async ({ path, headers, s
 export const GetPostsByIds = authed<'GetPostsByIds'>(async ({ body, session, app }) =>
   ok(await app.posts.byIds(body, session), { headers: { 'First-Inaccessible-Post-Time': '0' } }),
 );
+
+export const GetFlaggedPostsForUser = authed<'GetFlaggedPostsForUser'>(async ({ path, query, session, app }) => {
+  const { page, perPage } = paging(query);
+  return ok(await app.preferences.flagged(path.user_id, { channelId: query.channel_id, teamId: query.team_id }, page, perPage, session));
+});

@@ -16,3 +16,7 @@ export const GetConfig = authed<'GetConfig'>(async ({ session, app }) =>
 export const PatchConfig = authed<'PatchConfig'>(async ({ body, session, app }) =>
   ok(await app.system.patchConfig(body, session), { headers: { 'Cache-Control': 'no-cache, no-store, must-revalidate' } }),
 );
+
+export const GetClientLicense: Handler<'GetClientLicense'> = async ({ query, app }) => ok(app.system.clientLicense(query.format));
+
+export const GetServerLimits = authed<'GetServerLimits'>(async ({ session, app }) => ok(await app.system.serverLimits(session)));

@@ -11,6 +11,7 @@ import * as postHasReactions from './009-post-has-reactions';
 import * as loginAttempts from './010-login-attempts';
 import * as fileRetention from './011-file-retention';
 import * as postSearchChannel from './012-post-search-channel';
+import * as preferences from './013-preferences';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -31,6 +32,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['010-login-attempts', loginAttempts],
   ['011-file-retention', fileRetention],
   ['012-post-search-channel', postSearchChannel],
+  ['013-preferences', preferences],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
