@@ -14,10 +14,11 @@ module.exports = {
   workerIdleMemoryLimit: '512MB',
   transform: {
     '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
-    // openapi-backend's ref parser ships ESM only, which Jest's CommonJS runtime cannot load untransformed.
+    // openapi-backend's ref parser and mattermost-redux's serialize-error ship ESM only, which Jest's CommonJS runtime
+    // cannot load untransformed.
     '^.+\\.js$': ['ts-jest', { diagnostics: false, tsconfig: { allowJs: true, isolatedModules: true } }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(openapi-backend/node_modules/)?@apidevtools/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(openapi-backend/node_modules/)?@apidevtools/|serialize-error/)'],
   globalSetup: '<rootDir>/test/support/global-setup.js',
   setupFiles: ['<rootDir>/test/support/env.ts'],
 };

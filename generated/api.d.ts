@@ -995,6 +995,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/users/{user_id}/teams/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's team memberships
+         * @description Returns every team membership of the user, in all teams, ordered by team id: current ones and, as Mattermost
+         *     returns them, those the user has left (with their `delete_at`), at most 10000. `me` means the caller.
+         *
+         *     Permissions: the user themselves, or read_other_users_teams (system admins)
+         */
+        get: operations["GetTeamMembersForUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/users/{user_id}/teams/unread": {
         parameters: {
             query?: never;
@@ -1347,6 +1370,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/teams/{team_id}/channels/autocomplete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find a team's channels by name, for autocompletion
+         * @description The team's channels the caller may see (its public channels and the private ones the caller belongs to) whose
+         *     name, display name or purpose contains every word of `name` (letter case ignored; as Mattermost matches them:
+         *     the whole term anywhere in one of those fields, or each word at the start of a word), at most 50, ordered by
+         *     display name. An empty `name` lists the first 50. Archived channels are left out.
+         *
+         *     Permissions: list_team_channels (team members)
+         */
+        get: operations["AutocompleteChannelsForTeam"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/teams/{team_id}/channels/search_autocomplete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the caller's channels by name, for the search box's `in:`
+         * @description The channels the caller belongs to, for completing `in:` in the search box: their channels of the team (public
+         *     and private) and their group channels whose name, display name or purpose contains every word of `name`
+         *     (letter case ignored), at most 50; and their direct channels whose other member's username or nickname contains
+         *     it, at most 50, each with `display_name` set to that username (as Mattermost answers). Sorted by display name,
+         *     letter case ignored. An empty `name` lists them all (within the same bounds). Archived channels are left out.
+         *
+         *     Permissions: membership of the team (view_team); Mattermost asks for none, as the answer holds only the
+         *     caller's own channels
+         */
+        get: operations["AutocompleteChannelsForTeamForSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/teams/{team_id}/channels/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search a team's public channels
+         * @description The team's public channels whose name, display name or purpose contains every word of `term` (letter case
+         *     ignored; as Mattermost matches them: the whole term anywhere in one of those fields, or each word at the start
+         *     of a word), at most 100, ordered by display name. An empty or absent `term` lists the first 100. Archived
+         *     channels are left out. The other fields of Mattermost's ChannelSearch body are accepted; this operation reads
+         *     only `term`, as Mattermost's does.
+         *
+         *     A caller outside the team gets 404 `app.team.get_member.missing.app_error` (Mattermost's answer); a member
+         *     without list_team_channels gets the public channels they belong to.
+         *
+         *     Permissions: list_team_channels (team members)
+         */
+        post: operations["SearchChannels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/teams/{team_id}/channels/name/{channel_name}": {
         parameters: {
             query?: never;
@@ -1441,6 +1545,267 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's channels in all teams
+         * @description Returns every channel the user is a member of, in all their teams, with their direct channels, ordered by
+         *     channel id, at most 10000 (Mattermost streams them all; the web app loads them with `GET
+         *     /api/v4/users/me/channels`). A user in no channel gets an empty list. `me` means the caller.
+         *
+         *     Permissions: the user themselves, or edit_other_users
+         */
+        get: operations["GetChannelsForUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/channel_members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's channel memberships in all teams
+         * @description Returns the user's channel memberships, in all their teams and their direct channels, ordered by channel id,
+         *     each with its channel's team (`team_display_name`, `team_name`, `team_update_at`; empty and 0 for a direct
+         *     channel). Paged by `page` and `per_page`; `page=-1` returns all of them in one answer (at most 10000), as the
+         *     web app asks for them (`page=-1&per_page=60`, where per_page does not matter). Another caller than the user sees
+         *     the memberships with the read state and notification settings blanked (see ChannelMember). `me` means the
+         *     caller.
+         *
+         *     Permissions: the user themselves, or edit_other_users
+         */
+        get: operations["GetChannelMembersWithTeamDataForUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/roles/{role_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a role by its id
+         * @description Returns the role with the id (a role's id is the same on every Parley server); none has it: 404
+         *     `app.role.get.app_error`.
+         *
+         *     Permissions: any logged-in user
+         */
+        get: operations["GetRole"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/roles/name/{role_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a role by its name
+         * @description Returns the role with the name; Parley has none of that name: 404 `app.role.get_by_name.app_error`. A name that
+         *     is not 1 to 64 of `a-z`, `0-9` and `_` is 400 `api.context.invalid_param.app_error`.
+         *
+         *     Permissions: any logged-in user
+         */
+        get: operations["GetRoleByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/roles/names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get roles by their names
+         * @description Returns the roles with the given names, sorted by name; a name Parley has no role for is simply absent from the
+         *     answer (which may be empty). Names are de-duplicated and blank ones dropped, as Mattermost does; an empty list
+         *     is 400 `api.context.invalid_param.app_error`, more than 100 different names 400
+         *     `api.roles.get_multiple_by_name_too_many.request_error`, and a name that is not 1 to 64 of `a-z`, `0-9` and `_`
+         *     400 `api.context.invalid_param.app_error`. A null in the list counts as a blank name.
+         *
+         *     Parley's roles: `system_user`, `system_admin`, `system_user_access_token`, `team_user`, `team_admin`,
+         *     `channel_user`, `channel_admin`. Each lists the permissions Parley grants with it (see the README).
+         *
+         *     Permissions: any logged-in user
+         */
+        post: operations["GetRolesByNames"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/teams/{team_id}/channels/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's sidebar categories on a team
+         * @description Returns the user's sidebar categories on the team with their channels, and their order. The three default
+         *     categories (favorites, channels, direct_messages; ids `{type}_{user_id}_{team_id}`, sort orders 0, 10 and 20,
+         *     direct_messages sorted `recent`) are created the first time they are needed; favorites then starts with the
+         *     channels the user marked `favorite_channel` in their preferences. A channel the user has not placed anywhere is
+         *     in channels (public and private) or direct_messages (direct and group messages, on every team).
+         *
+         *     Permissions: the user themselves or edit_other_users, and view_team; the user must be a member of the team
+         *     (else 404 `app.team.get_member.missing.app_error`)
+         */
+        get: operations["GetSidebarCategoriesForTeamForUser"];
+        /**
+         * Update several of a user's sidebar categories
+         * @description Replaces the settings and channels of each category of the body (each must be one of the user's categories on
+         *     the team, named once, else 400 `api.context.invalid_param.app_error`), in one transaction; a channel may be
+         *     listed in one category of the body only. A move names both categories, as the clients send it (the destination
+         *     with the channel, the source without); a channel listed while it sits in a category the body does not name stays
+         *     where it is (Mattermost would list it in both), so every channel is in exactly one category. A channel taken out
+         *     of every category goes back to channels or direct_messages.
+         *     Channels moved into favorites are marked `favorite_channel` in the user's preferences, and channels moved
+         *     out of it unmarked, as Mattermost keeps the two in step. Muting or unmuting a category mutes or unmutes its
+         *     channels for the user. The user's own sockets get sidebar_category_updated with the categories that changed.
+         *
+         *     Permissions: the user themselves or edit_other_users, and view_team; the user must be a member of the team
+         *     (else 404 `app.team.get_member.missing.app_error`)
+         */
+        put: operations["UpdateSidebarCategoriesForTeamForUser"];
+        /**
+         * Create a custom sidebar category
+         * @description Creates a custom category with the body's display_name, sorting, muted and channel_ids (channels listed leave
+         *     the category they were in). It is placed right after favorites when favorites comes first, else first, and the
+         *     categories are renumbered 0, 10, 20, ...; the answer carries its sort_order. The body's user_id and team_id
+         *     must be the path's (else 400 `api.context.invalid_param.app_error`). A user has at most 100 custom
+         *     categories per team (else 400 `app.channel.sidebar_categories.app_error`). The user's own sockets get
+         *     sidebar_category_created.
+         *
+         *     Permissions: the user themselves or edit_other_users, and view_team; the user must be a member of the team
+         *     (else 404 `app.team.get_member.missing.app_error`)
+         */
+        post: operations["CreateSidebarCategoryForTeamForUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/teams/{team_id}/channels/categories/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the order of a user's sidebar categories on a team
+         * @description Returns the ids of the user's categories on the team, in the sidebar's order (the default categories are
+         *     created if they do not exist yet).
+         *
+         *     Permissions: the user themselves or edit_other_users, and view_team; the user must be a member of the team
+         *     (else 404 `app.team.get_member.missing.app_error`)
+         */
+        get: operations["GetSidebarCategoryOrderForTeamForUser"];
+        /**
+         * Set the order of a user's sidebar categories on a team
+         * @description Sets the order: the body lists every one of the user's categories on the team exactly once (an id that is not
+         *     one of them is 400 `api.context.invalid_param.app_error`; a list that leaves one out or repeats one is 400
+         *     `app.channel.sidebar_categories.app_error`); they are numbered 0, 10, 20, ... in that order. Answers the
+         *     order. The user's own sockets get sidebar_category_order_updated.
+         *
+         *     Permissions: the user themselves or edit_other_users, and view_team; the user must be a member of the team
+         *     (else 404 `app.team.get_member.missing.app_error`)
+         */
+        put: operations["UpdateSidebarCategoryOrderForTeamForUser"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/teams/{team_id}/channels/categories/{category_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one of a user's sidebar categories
+         * @description Returns the category with its channels.
+         *
+         *     Permissions: the user themselves (the category must be theirs, on that team: else 403) or edit_other_users
+         *     (another user's category, or one of another team, through this path is 404
+         *     `app.channel.sidebar_categories.app_error`), and view_team; the user must be a member of the team (else 404
+         *     `app.team.get_member.missing.app_error`)
+         */
+        get: operations["GetSidebarCategoryForTeamForUser"];
+        /**
+         * Update one of a user's sidebar categories
+         * @description UpdateSidebarCategoriesForTeamForUser for the one category of the path (the body's id is ignored; its user_id
+         *     and team_id must be the path's, else 400 `api.context.invalid_param.app_error`). Answers the category as
+         *     stored now.
+         *
+         *     Permissions: the user themselves (the category must be theirs, on that team: else 403) or edit_other_users
+         *     (another user's category, or one of another team, through this path is 404
+         *     `app.channel.sidebar_categories.app_error`), and view_team; the user must be a member of the team (else 404
+         *     `app.team.get_member.missing.app_error`)
+         */
+        put: operations["UpdateSidebarCategoryForTeamForUser"];
+        post?: never;
+        /**
+         * Delete a custom sidebar category
+         * @description Deletes a custom category; its channels go back to channels or direct_messages. The default categories cannot
+         *     be deleted (400 `app.channel.sidebar_categories.app_error`). The user's own sockets get
+         *     sidebar_category_deleted.
+         *
+         *     Permissions: the user themselves (the category must be theirs, on that team: else 403) or edit_other_users
+         *     (another user's category, or one of another team, through this path is 404
+         *     `app.channel.sidebar_categories.app_error`), and view_team; the user must be a member of the team (else 404
+         *     `app.team.get_member.missing.app_error`)
+         */
+        delete: operations["RemoveSidebarCategoryForTeamForUser"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1825,6 +2190,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/users/{user_id}/channels/{channel_id}/posts/unread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the posts around a user's first unread post in a channel
+         * @description What the apps load first when a channel is opened. The user's first unread post is the oldest live post created
+         *     after their membership's `last_viewed_at`; the answer holds it, up to `limit_before` posts older than it and up
+         *     to `limit_after` - 1 posts newer than it, newest first in `order`. `next_post_id` names the next newer post past
+         *     the answer and `prev_post_id` the next older one ("" at either end of the channel), so the apps continue with
+         *     GetPostsForChannel's `after` and `before`; `has_next` is true when older posts remain (`prev_post_id` set).
+         *
+         *     When the user has never viewed the channel (`last_viewed_at` 0) or nothing is unread, the answer is the channel's
+         *     latest `limit_before` posts exactly as GetPostsForChannel's page 0 with `per_page` = `limit_before` (with its
+         *     ETag; a matching `If-None-Match` gets 304).
+         *
+         *     Replies come with their root posts (outside `order`) unless `skipFetchThreads` is true. As for
+         *     GetPostsForChannel, each side of the unread post ends early once its messages and props pass 1 MiB (2 MiB for
+         *     the whole answer; at least one post per side); `next_post_id`/`prev_post_id` then name the first post left out.
+         *     `collapsedThreads` and `collapsedThreadsExtended` are accepted and handled as GetPostsForChannel handles them.
+         *
+         *     A user who is not a member of the channel (it may still be readable: a public channel of their team) gets 404
+         *     `app.channel.get_member.missing.app_error`.
+         *
+         *     Permissions: the user themselves (or edit_other_users), and read_channel on the channel
+         */
+        get: operations["GetPostsAroundLastUnread"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/users/{user_id}/preferences": {
         parameters: {
             query?: never;
@@ -1924,6 +2327,166 @@ export interface paths {
         get: operations["GetPreferencesByCategoryByName"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/teams/{team_id}/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the threads a user follows in a team
+         * @description The threads the user follows in the team's channels and in their direct and group channels, in channels they
+         *     are still a member of, newest reply first, `per_page` of them (default 60, at most 200; 0 reads as 30, as in
+         *     Mattermost), with the totals over all of them. A thread exists once its root post has a reply.
+         *
+         *     - `before` / `after`: a thread id; the page holds the threads whose newest reply is older (`before`) or
+         *       newer (`after`, then oldest first) than that thread's. Not both (400 `api.getThreadsForUser.bad_params`).
+         *     - `unread`: only threads with replies newer than the user's last view (`total` then counts those).
+         *     - `deleted`: threads whose root post was deleted too (left out by default).
+         *     - `since`: only threads with a reply, or a change of the user's membership (follow, read), at or after this
+         *       time (epoch milliseconds).
+         *     - `extended`: participants as whole (sanitized) users instead of `{id}`.
+         *     - `totalsOnly` (no threads) and `threadsOnly` (totals 0) are exclusive (400
+         *       `api.getThreadsForUser.bad_only_params`).
+         *
+         *     Permissions: the user themselves (or edit_other_users), and view_team (a member of the team, or a system admin)
+         */
+        get: operations["GetUserThreads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/teams/{team_id}/threads/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mark all of a user's threads in a team read
+         * @description Every thread the user has a membership of in the team (and in direct and group channels) is read as of now: no
+         *     unread replies, no unread mentions. The user's own sockets get a thread_read_changed event without data.
+         *
+         *     Permissions: the user themselves (or edit_other_users), and view_team
+         */
+        put: operations["UpdateThreadsReadForUser"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/teams/{team_id}/threads/{thread_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a thread a user follows
+         * @description The thread as the user follows it. 404 `app.user.get_thread_membership_for_user.not_found` when the user never
+         *     followed it, `app.user.get_threads_for_user.not_found` when they stopped following it or it has no reply yet.
+         *
+         *     Permissions: the user themselves (or edit_other_users), and read_channel on the thread's channel (403 also when
+         *     the post does not exist)
+         */
+        get: operations["GetUserThread"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/teams/{team_id}/threads/{thread_id}/following": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Follow a thread
+         * @description The user follows the thread (a membership is made if there was none) and has read it as of now. The user's own
+         *     sockets get thread_follow_changed with `state` true.
+         *
+         *     Permissions: the user themselves (or edit_other_users), and read_channel on the thread's channel
+         */
+        put: operations["StartFollowingThread"];
+        post?: never;
+        /**
+         * Stop following a thread
+         * @description The user stops following the thread: it leaves their threads list and new replies no longer make them follow it
+         *     again, unless a reply mentions them (or they mark it read or follow it). The user's own sockets get
+         *     thread_follow_changed with `state` false.
+         *
+         *     Permissions: the user themselves (or edit_other_users), and read_channel on the thread's channel
+         */
+        delete: operations["StopFollowingThread"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/teams/{team_id}/threads/{thread_id}/read/{timestamp}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mark a thread read up to a time
+         * @description The user has read the thread up to `timestamp` (epoch milliseconds; earlier than the newest reply leaves the
+         *     later replies unread) and follows it. Unread mentions are counted again over the replies after `timestamp`.
+         *     Answers the thread as GetUserThread does; the user's own sockets get thread_read_changed.
+         *
+         *     Permissions: the user themselves (or edit_other_users), and read_channel on the thread's channel
+         */
+        put: operations["UpdateThreadReadForUser"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/teams/{team_id}/threads/{thread_id}/set_unread/{post_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a thread unread from a post on
+         * @description As UpdateThreadReadForUser with the time just before the post was created: the post and every later reply are
+         *     unread. The post must be the thread's root or one of its replies (else 400
+         *     `app.user.update_thread_read_for_user_by_post.app_error`); an unknown post is 404 `app.post.get.app_error`.
+         *
+         *     Permissions: the user themselves (or edit_other_users), and read_channel on the thread's channel
+         */
+        post: operations["SetThreadUnreadByPostId"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2415,6 +2978,18 @@ export interface components {
             /** @description Space-separated roles granted explicitly rather than through the scheme flags. */
             explicit_roles?: string;
         };
+        /** @description A channel membership with the team of its channel: the fields of ChannelMember, plus the team's display name, name and last update time (empty strings and 0 for a direct or group channel, which has no team). */
+        ChannelMemberWithTeamData: components["schemas"]["ChannelMember"] & {
+            /** @description Display name of the channel's team; empty for a direct or group channel. */
+            team_display_name: string;
+            /** @description Name of the channel's team; empty for a direct or group channel. */
+            team_name: string;
+            /**
+             * Format: int64
+             * @description Time the channel's team last changed, epoch milliseconds; 0 for a direct or group channel.
+             */
+            team_update_at: number;
+        };
         /** @description Counts about one channel, as GetChannelStats answers. */
         ChannelStats: {
             /** @description Id of the channel. */
@@ -2453,7 +3028,7 @@ export interface components {
             };
         };
         /**
-         * @description Settings clients need before and after login, as a flat map of strings (booleans are `"true"` or `"false"`). Anonymous callers get the limited set a login or sign-up page needs: Version, BuildNumber, BuildHash, SiteName, SiteURL, DiagnosticsEnabled, NoAccounts (`"true"` while no user exists yet), EnableOpenServer, EnableUserCreation, EnableSignUpWithEmail. With a session the full set adds EnableIncomingWebhooks, EnablePostUsernameOverride, EnablePostIconOverride, EnableUserAccessTokens, ShowEmailAddress, ShowFullName, MaxPostSize (the message limit in characters) and UniqueEmojiReactionLimitPerPost.
+         * @description Settings clients need before and after login, as a flat map of strings (booleans are `"true"` or `"false"`). Anonymous callers get the limited set a login or sign-up page needs: Version, BuildNumber, BuildHash, SiteName, SiteURL, DiagnosticsEnabled, NoAccounts (`"true"` while no user exists yet), EnableOpenServer, EnableUserCreation, EnableSignUpWithEmail. With a session the full set adds EnableIncomingWebhooks, EnablePostUsernameOverride, EnablePostIconOverride, EnableUserAccessTokens, ShowEmailAddress, ShowFullName, MaxPostSize (the message limit in characters), UniqueEmojiReactionLimitPerPost and CollapsedThreads (`disabled`, `default_on`, `default_off` or `always_on`).
          * @example {
          *       "Version": "4.0.0",
          *       "SiteName": "Parley",
@@ -2464,7 +3039,7 @@ export interface components {
         ClientConfig: {
             [key: string]: string;
         };
-        /** @description Server configuration: a subset of Mattermost's configuration, with the same section and key names. Every key is optional, so the same shape serves as a partial patch. Settings can also be set from `MM_<SECTION>_<KEY>` environment variables (for example MM_SQLSETTINGS_DRIVERNAME); those win over stored values. Sections and keys Parley does not know are ignored. */
+        /** @description Server configuration: a subset of Mattermost's configuration, with the same section and key names. Every key is optional, so the same shape serves as a partial patch. Settings can also be set from `MM_<SECTION>_<KEY>` environment variables (for example MM_SQLSETTINGS_DRIVERNAME); those win over stored values. Sections and keys Parley does not know are ignored. In a patch, a null section or key is not changed (Mattermost's config fields are pointers: null is "not given"); a returned config never holds null. */
         Config: {
             /** @description Settings of the HTTP service and of integrations. */
             ServiceSettings?: {
@@ -2472,138 +3047,143 @@ export interface components {
                  * @description Public URL users reach the server at, without a trailing slash: empty, or an http:// or https:// URL (400 otherwise). A patch that clears a non-empty value is rejected with 400.
                  * @example https://chat.example.com
                  */
-                SiteURL?: string;
+                SiteURL?: string | null;
                 /**
                  * @description Address and port the server listens on; read at start-up.
                  * @example :8065
                  */
-                ListenAddress?: string;
+                ListenAddress?: string | null;
                 /** @description Whether incoming webhooks may be created and executed (default true). */
-                EnableIncomingWebhooks?: boolean;
+                EnableIncomingWebhooks?: boolean | null;
                 /** @description Whether webhook payloads and hooks may change the username shown on their posts (default false). */
-                EnablePostUsernameOverride?: boolean;
+                EnablePostUsernameOverride?: boolean | null;
                 /** @description Whether webhook payloads and hooks may change the profile picture shown on their posts (default false). */
-                EnablePostIconOverride?: boolean;
+                EnablePostIconOverride?: boolean | null;
                 /** @description Whether users may create personal access tokens (default false). */
-                EnableUserAccessTokens?: boolean;
+                EnableUserAccessTokens?: boolean | null;
                 /**
                  * Format: int64
                  * @description Largest request body accepted, in bytes (default 300000); larger bodies get 413.
                  */
-                MaximumPayloadSizeBytes?: number;
+                MaximumPayloadSizeBytes?: number | null;
                 /** @description When true, error responses include detailed_error (default false). */
-                EnableDeveloper?: boolean;
+                EnableDeveloper?: boolean | null;
                 /** @description Failed logins (wrong password) after which an account is locked (default 10): every further login is refused with 401 `api.user.check_user_login_attempts.too_many.app_error` until the lock expires (LoginLockoutMinutes), a system admin sets a new password or the user changes theirs from a session. A successful login resets the count. Unknown login ids are counted alike; wrong current passwords given inside a session (changing a password or email) are counted per session, with the same limit. */
-                MaximumLoginAttempts?: number;
+                MaximumLoginAttempts?: number | null;
                 /** @description Parley's own: how long the first lock lasts, in minutes (default 15). Each further lock in a row doubles it, up to 24 hours; a counter with no failure and no lock for 24 hours is forgotten. */
-                LoginLockoutMinutes?: number;
+                LoginLockoutMinutes?: number | null;
                 /** @description How long a login session lasts, in hours (default 720, 30 days). */
-                SessionLengthWebInHours?: number;
+                SessionLengthWebInHours?: number | null;
                 /** @description When true, a cookie-authenticated request that changes something must carry the session's CSRF token in `X-CSRF-Token`; `X-Requested-With: XMLHttpRequest` alone no longer passes (default false, as Mattermost). */
-                ExperimentalStrictCSRFEnforcement?: boolean;
+                ExperimentalStrictCSRFEnforcement?: boolean | null;
+                /**
+                 * @description Collapsed reply threads, as Mattermost: `always_on` (the apps show replies in their Threads view only), `default_on` / `default_off` (each user chooses, starting on or off; `default_off` is the default: channel pages still carry replies with collapsedThreads=true), `disabled`.
+                 * @enum {string|null}
+                 */
+                CollapsedThreads?: "disabled" | "default_on" | "default_off" | "always_on" | null;
                 /** @description How many different emoji one post may carry as reactions (default 50, as Mattermost); values above 500 count as 500. Users may still add an emoji the post already has. */
-                UniqueEmojiReactionLimitPerPost?: number;
-            };
+                UniqueEmojiReactionLimitPerPost?: number | null;
+            } | null;
             /** @description Settings of teams and sign-up. */
             TeamSettings?: {
                 /** @description Whether anyone may sign up without an invitation (default false). The first account is always allowed. */
-                EnableOpenServer?: boolean;
+                EnableOpenServer?: boolean | null;
                 /** @description Whether new accounts may be created at all, other than by a system admin (default true). */
-                EnableUserCreation?: boolean;
+                EnableUserCreation?: boolean | null;
                 /**
                  * Format: int64
                  * @description Channels with more members than this do not act on @channel, @all and @here (default 1000).
                  */
-                MaxNotificationsPerChannel?: number;
+                MaxNotificationsPerChannel?: number | null;
                 /** @description Seconds without activity after which an online user shows as away (default 300). */
-                UserStatusAwayTimeout?: number;
-            };
+                UserStatusAwayTimeout?: number | null;
+            } | null;
             /** @description Database connection settings; read at start-up. */
             SqlSettings?: {
                 /**
                  * @description `sqlite` for an embedded database file (default), `mysql` for MySQL or MariaDB.
-                 * @enum {string}
+                 * @enum {string|null}
                  */
-                DriverName?: "sqlite" | "mysql";
+                DriverName?: "sqlite" | "mysql" | null;
                 /** @description Connection string: a file path for sqlite, `mysql://user:pass@host:port/db` for mysql. Returned masked as `********************************`; sending the masked value back leaves the stored value unchanged. */
-                DataSource?: string;
+                DataSource?: string | null;
                 /** @description MySQL only: seconds one SQL statement may take before its connection is dropped and the request answered 503 (default 30), so a hung database cannot hold requests indefinitely. Migrations are not bounded. */
-                QueryTimeout?: number;
-            };
+                QueryTimeout?: number | null;
+            } | null;
             /** @description What users can see about other users. */
             PrivacySettings?: {
                 /** @description Whether users see other users' e-mail addresses (default true). */
-                ShowEmailAddress?: boolean;
+                ShowEmailAddress?: boolean | null;
                 /** @description Whether users see other users' first and last names (default true). */
-                ShowFullName?: boolean;
-            };
+                ShowFullName?: boolean | null;
+            } | null;
             /** @description Parley's own settings of the real-time API (`/api/v4/websocket`). */
             WebSocketSettings?: {
                 /** @description How long a dropped connection can be resumed (default 300): a client that reconnects with its connection_id and sequence_number within this window gets the events it missed; later, a new hello. */
-                ReplayWindowSeconds?: number;
+                ReplayWindowSeconds?: number | null;
                 /** @description Events kept per connection for a resume (default 128); a client that missed more gets a new hello. */
-                ReplayBufferSize?: number;
+                ReplayBufferSize?: number | null;
                 /** @description Size of the events kept per connection for a resume, in characters of their frames (about bytes; default 1048576, 1 MiB): past it the oldest are let go, so events with large posts cannot pile up per connection. A client that missed an event no longer kept gets a new hello. */
-                ReplayBufferBytes?: number;
+                ReplayBufferBytes?: number | null;
                 /** @description WebSocket connections one user may hold on one process, live or waiting to be resumed (default 16). A new connection past it makes room: first the connections waiting to be resumed, oldest first, then the live socket attached longest ago, which is closed (1008) and whose client gets a new hello when it reconnects. */
-                MaxConnectionsPerUser?: number;
-            };
+                MaxConnectionsPerUser?: number | null;
+            } | null;
             /** @description Request rate limits (GCRA, like Mattermost's). The API limit is off by default; the per-webhook limit is on. With ClusterSettings enabled the limits are shared by every process through Redis; otherwise each process counts alone. */
             RateLimitSettings?: {
                 /** @description Limit every request (default false). Limited responses carry X-RateLimit-Limit, -Remaining and -Reset. */
-                Enable?: boolean;
+                Enable?: boolean | null;
                 /** @description Sustained requests per second per key (default 10). */
-                PerSec?: number;
+                PerSec?: number | null;
                 /** @description Requests allowed at once beyond the sustained rate (default 100). */
-                MaxBurst?: number;
+                MaxBurst?: number | null;
                 /** @description Keys remembered per process (default 10000); the least recently seen are forgotten first. */
-                MemoryStoreSize?: number;
+                MemoryStoreSize?: number | null;
                 /** @description Key requests by the client's address (default true). */
-                VaryByRemoteAddr?: boolean;
+                VaryByRemoteAddr?: boolean | null;
                 /** @description Key requests by the user their session token authenticates (default false); a request whose token authenticates nobody, or that has none, is keyed by the address (with VaryByRemoteAddr). */
-                VaryByUser?: boolean;
+                VaryByUser?: boolean | null;
                 /** @description Also key requests by this header's value, e.g. X-Forwarded-For behind a proxy (default empty). For X-Forwarded-For only the entry added by the trusted proxy counts (see TrustedProxyHops), not the whole header. */
-                VaryByHeader?: string;
+                VaryByHeader?: string | null;
                 /** @description Parley's own: how many proxies in front of the server append to X-Forwarded-For (default 1). The key is the entry this many from the right; entries to its left are chosen by the client and ignored. */
-                TrustedProxyHops?: number;
+                TrustedProxyHops?: number | null;
                 /** @description Posts per second each incoming webhook may make (default 10; 0 turns the limit off). */
-                WebhookPerSec?: number;
+                WebhookPerSec?: number | null;
                 /** @description Requests a webhook may make at once beyond WebhookPerSec (default 100). */
-                WebhookMaxBurst?: number;
-            };
+                WebhookMaxBurst?: number | null;
+            } | null;
             /** @description File uploads and where they are stored. DriverName and Directory are read at start-up and are per process (several processes must share one directory, e.g. a network file system, to serve each other's files); the other settings apply to the next request (the retention settings to the next hourly clean-up). */
             FileSettings?: {
                 /** @description Whether files may be uploaded and attached (default true); off, uploads are refused with 403 `api.file.attachments.disabled.app_error`. Files already stored stay readable. */
-                EnableFileAttachments?: boolean;
+                EnableFileAttachments?: boolean | null;
                 /**
                  * @description Where files are stored: `local`, a directory of this machine (the only driver so far; Mattermost's `amazons3` is not implemented, and any other value stops the server at start-up).
-                 * @enum {string}
+                 * @enum {string|null}
                  */
-                DriverName?: "local";
+                DriverName?: "local" | null;
                 /** @description The directory files are stored in (default `./data/files`), created when missing. */
-                Directory?: string;
+                Directory?: string | null;
                 /**
                  * Format: int64
                  * @description Largest file accepted, in bytes (default 104857600, 100 MB, as Mattermost); a larger upload is refused with 413 `api.file.upload_file.too_large_detailed.app_error` and nothing of it is kept.
                  */
-                MaxFileSize?: number;
+                MaxFileSize?: number | null;
                 /**
                  * Format: int64
                  * @description Parley's own: bytes of files one user may have stored (default 10737418240, 10 GiB; 0 for no limit): the sizes of their live files, attached to a post or not, and of their deleted files whose bytes are not removed yet (thumbnails and previews are not counted). An upload that would pass it is refused with 413 `api.file.upload_file.storage_quota.app_error`, before any byte is stored when nothing is left, else as soon as its bytes pass what is left, and nothing of it is kept. It bounds a single request too (10 files of MaxFileSize). Counted per process for uploads in flight: uploads running at the same moment on several processes may together pass it by what was left.
                  */
-                MaxUserStorageBytes?: number;
+                MaxUserStorageBytes?: number | null;
                 /** @description Parley's own: hours an uploaded file that no post has attached is kept (default 168, a week: a draft left over a weekend still posts); then its record and bytes are removed by the hourly clean-up, and a post naming it is refused. 0 keeps them (as Mattermost). */
-                UnattachedRetentionHours?: number;
+                UnattachedRetentionHours?: number | null;
                 /** @description Parley's own: hours the bytes of a deleted file (the files of a deleted post) are kept (default 24); then the hourly clean-up removes them and the file's record. 0 keeps them (as Mattermost). A deleted file is 404 at once either way. */
-                DeletedRetentionHours?: number;
-            };
+                DeletedRetentionHours?: number | null;
+            } | null;
             /** @description Running several processes on one MySQL/MariaDB database; read at start-up. */
             ClusterSettings?: {
                 /** @description Share real-time events and rate limits between processes through Redis (default false). */
-                Enable?: boolean;
+                Enable?: boolean | null;
                 /** @description The Redis server, e.g. `redis://127.0.0.1:6379` (required when Enable is true). */
-                RedisURL?: string;
-            };
+                RedisURL?: string | null;
+            } | null;
         };
         /** @description What the server knows of an uploaded file (Mattermost's FileInfo). Where the bytes are stored is never part of it. */
         FileInfo: {
@@ -2703,28 +3283,28 @@ export interface components {
              */
             total_count: number;
         };
-        /** @description The message an integration sends to an incoming webhook. Whatever the encoding of the request (JSON body, form field `payload`, or individual multipart fields), it is decoded into this object and validated against this schema. Either a non-empty `text` or at least one attachment is required. Keys this schema does not name are ignored, so Slack payloads with extra keys are accepted. */
+        /** @description The message an integration sends to an incoming webhook. Whatever the encoding of the request (JSON body, form field `payload`, or individual multipart fields), it is decoded into this object and validated against this schema. Either a non-empty `text` or at least one attachment is required. Keys this schema does not name are ignored, so Slack payloads with extra keys are accepted. A null field is not given, as Mattermost's decoding reads it (null `text` with no attachments is therefore "no text"), in a JSON body and in a form's `payload` alike. */
         IncomingWebhookPayload: {
             /** @description Markdown text of the post. May be empty only when attachments are given. Slack conventions are converted (`<!channel>`, `<!here>`, `<!all>`, `<@USERID>`, `<url|label>`). Text longer than 16383 Unicode code points is split into several consecutive posts. */
-            text?: string;
+            text?: string | null;
             /** @description Target channel instead of the hook's default: a channel name (`town-square` or `#town-square`) in the hook's team, or `@username` for the direct channel between that user and the hook's creator. */
-            channel?: string;
+            channel?: string | null;
             /** @description Username shown on the post; applies only when ServiceSettings.EnablePostUsernameOverride is on. */
-            username?: string;
+            username?: string | null;
             /** @description Profile picture URL shown on the post; applies only when ServiceSettings.EnablePostIconOverride is on. */
-            icon_url?: string;
+            icon_url?: string | null;
             /** @description Emoji name used as the profile picture instead of icon_url (with or without surrounding colons); applies only when ServiceSettings.EnablePostIconOverride is on. */
-            icon_emoji?: string;
+            icon_emoji?: string | null;
             /** @description Slack-style message attachments. Null entries are dropped; a post with attachments gets the type `slack_attachment`. */
             attachments?: components["schemas"]["SlackAttachment"][] | null;
             /** @description Post type. It must be blank or start with `custom_`, and be at most 64 characters. */
-            type?: string;
+            type?: string | null;
             /** @description Extra properties stored on the post. The keys from_webhook, override_username, override_icon_url, override_icon_emoji, webhook_display_name and attachments are reserved: the server sets or drops them, whatever the payload says. `card` holds Markdown shown in a side panel. A post's props as stored (these, the attachments and the server's own) larger than 65536 bytes as JSON are rejected (400 `web.incoming_webhook.split_props_length.app_error`). */
             props?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /** @description Id of a root post in the target channel to reply to; empty for a new root post. */
-            root_id?: string;
+            root_id?: string | null;
             priority?: components["schemas"]["PostPriority"];
         } & ({
             /** @description A non-empty text satisfies the rule. */
@@ -2793,6 +3373,13 @@ export interface components {
              * @description Creation time of the newest reply in the thread, epoch milliseconds; 0 if none.
              */
             last_reply_at?: number;
+            /** @description Only with collapsedThreads=true and collapsedThreadsExtended=true: the users who replied to this root post, oldest replier first, each as GetUser returns them (sanitized). */
+            participants?: {
+                /** @description The participant's user id. */
+                id: string;
+            }[];
+            /** @description Only with collapsedThreads=true, on a root post whose thread the caller has a membership of: whether they follow it. */
+            is_following?: boolean;
             metadata?: components["schemas"]["PostMetadata"];
         };
         /** @description A set of posts with their display order. `order` lists ids newest first; `posts` holds the post objects, which may include thread posts that are not in `order`. */
@@ -2823,17 +3410,17 @@ export interface components {
             /** @description The FileInfos of the post's files (its file_ids, in that order); absent when the post has none. Deleted files (those of a deleted post) are left out. */
             files?: components["schemas"]["FileInfo"][];
         };
-        /** @description Message priority of a post. */
+        /** @description Message priority of a post. In a request a null field is not given (Mattermost's fields here are pointers); an incoming webhook's priority without a priority (absent or null) is a 400. */
         PostPriority: {
             /**
-             * @description Priority label; the empty string means standard priority.
-             * @enum {string}
+             * @description Priority label; the empty string means standard priority (null in a request is not given).
+             * @enum {string|null}
              */
-            priority?: "" | "important" | "urgent";
+            priority?: "" | "important" | "urgent" | null;
             /** @description Whether the author asks recipients to acknowledge the post. */
-            requested_ack?: boolean;
+            requested_ack?: boolean | null;
             /** @description Whether recipients are notified repeatedly until they read the post. */
-            persistent_notifications?: boolean;
+            persistent_notifications?: boolean | null;
         };
         /** @description One user's emoji reaction to a post. A user has at most one reaction per emoji on a post; reacting again with the same emoji changes nothing. */
         Reaction: {
@@ -2898,54 +3485,162 @@ export interface components {
             /** @description The value (at most 20000 characters); for the `theme` category a JSON object. */
             value: string;
         };
-        /** @description A Slack-style message attachment, stored on the post in props.attachments. A null entry in the attachments array is accepted and dropped. Unknown keys are allowed and ignored. */
+        /** @description A built-in role: what a user, team member or channel member holding it may do. Parley's roles are built in and cannot be changed; each lists the permissions Parley grants with it, in Mattermost's permission names. */
+        Role: {
+            /** @description Id of the role, the same on every Parley server (derived from its name). */
+            id: string;
+            /** @description The role's name, as it appears in a user's, team member's or channel member's `roles`. */
+            name: string;
+            /** @description Mattermost's translation key of the role's display name (for example `authentication.roles.global_user.name`). */
+            display_name: string;
+            /** @description Mattermost's translation key of the role's description. */
+            description: string;
+            /**
+             * Format: int64
+             * @description Always 0 (built in, never created).
+             */
+            create_at: number;
+            /**
+             * Format: int64
+             * @description Always 0 (built in, never changed).
+             */
+            update_at: number;
+            /**
+             * Format: int64
+             * @description Always 0.
+             */
+            delete_at: number;
+            /** @description The permissions the role grants, in Mattermost's names. */
+            permissions: string[];
+            /** @description Whether the role is one of the scheme's (system, team and channel user and admin roles), as in Mattermost. */
+            scheme_managed: boolean;
+            /** @description Always true. */
+            built_in: boolean;
+        };
+        /** @description One of a user's sidebar categories on a team, with the channels it holds, in their order (Mattermost's SidebarCategoryWithChannels). Every channel of the user on the team, and every direct and group message channel of theirs, is in exactly one category: one not placed anywhere is in `channels` (public and private channels) or in `direct_messages` (direct and group messages). An archived channel is listed only where the user placed it. */
+        SidebarCategory: {
+            /** @description The category's id: `{type}_{user_id}_{team_id}` for the three default categories, a 26-character id for a custom one. */
+            id: string;
+            /** @description Id of the user whose sidebar it is. */
+            user_id: string;
+            /** @description Id of the team it belongs to. */
+            team_id: string;
+            /**
+             * Format: int64
+             * @description Its place among the user's categories on the team (0, 10, 20, ... in the sidebar's order).
+             */
+            sort_order: number;
+            /**
+             * @description How clients sort its channels: `manual` (as channel_ids lists them), `alpha` (by display name), `recent` (by last post; the default of direct_messages), or "" (the default of the others: alphabetical until the user arranges them by hand).
+             * @enum {string}
+             */
+            sorting: "" | "manual" | "alpha" | "recent";
+            /**
+             * @description The category's kind; only `custom` categories are created, renamed and deleted by users.
+             * @enum {string}
+             */
+            type: "favorites" | "channels" | "direct_messages" | "custom";
+            /** @description Its name (at most 255 characters); clients show their own translation for the default categories ("Favorites", "Channels", "Direct Messages"). */
+            display_name: string;
+            /** @description Whether the category is muted; muting or unmuting it mutes or unmutes its channels for the user. */
+            muted: boolean;
+            /** @description Whether the sidebar shows it collapsed. */
+            collapsed: boolean;
+            /** @description Ids of its channels, in order. */
+            channel_ids: string[];
+        };
+        /**
+         * @description A sidebar category as clients send it to create or update one (the whole category; a field left out or null reads as its zero value, as Mattermost decodes it). `id`, `type` and `sort_order` are read-only (the stored ones are kept); `display_name` changes only for custom categories; the channels of direct_messages and its `muted` cannot be set (its channels are always the user's direct and group messages not placed elsewhere).
+         * @example {
+         *       "user_id": "9x3pbdc5yjfexm8crfmnrmd1ec",
+         *       "team_id": "4xp9fdt77pncbef59f4k1qe83o",
+         *       "display_name": "Projects",
+         *       "sorting": "manual",
+         *       "channel_ids": [
+         *         "hkmkm1wzr7fk8fj6tkdu6cwngw"
+         *       ]
+         *     }
+         */
+        SidebarCategoryInput: {
+            /** @description The category's id (UpdateSidebarCategoriesForTeamForUser reads it; the others take the path's). */
+            id?: string | null;
+            /** @description The path's user id (CreateSidebarCategoryForTeamForUser and UpdateSidebarCategoryForTeamForUser require it). */
+            user_id?: string | null;
+            /** @description The path's team id (CreateSidebarCategoryForTeamForUser and UpdateSidebarCategoryForTeamForUser require it). */
+            team_id?: string | null;
+            /**
+             * Format: int64
+             * @description Ignored (UpdateSidebarCategoryOrderForTeamForUser sets the order).
+             */
+            sort_order?: number | null;
+            /** @description "", `manual`, `alpha` or `recent`; anything else is 400 `api.context.invalid_param.app_error`. */
+            sorting?: string | null;
+            /** @description Ignored (a created category is `custom`; an updated one keeps its type). */
+            type?: string | null;
+            /** @description The name of a custom category: 1 to 255 characters (else 400 `api.context.invalid_param.app_error`); ignored for the default categories, which cannot be renamed. */
+            display_name?: string | null;
+            /** @description Whether the category (and with it its channels, for this user) is muted; ignored for direct_messages. */
+            muted?: boolean | null;
+            /** @description Whether the sidebar shows it collapsed. */
+            collapsed?: boolean | null;
+            /** @description Its channels, in order. Ids that are not channels of the user on the team (or their direct and group messages) are dropped, and repeats are dropped, as Mattermost does. Created: the channels leave the category they were in. Updated: see UpdateSidebarCategoriesForTeamForUser. */
+            channel_ids?: string[] | null;
+        };
+        /** @description A user's sidebar categories on a team, and their order. */
+        OrderedSidebarCategories: {
+            /** @description The categories, in the sidebar's order. */
+            categories: components["schemas"]["SidebarCategory"][];
+            /** @description The categories' ids, in the sidebar's order. */
+            order: string[];
+        };
+        /** @description A Slack-style message attachment, stored on the post in props.attachments. A null entry in the attachments array is accepted and dropped. Unknown keys are allowed and ignored. A null field is not given (Mattermost decodes it to its zero value, which it treats as absent), except a field's `short`, which must be a boolean or "true"/"false". */
         SlackAttachment: {
             /**
              * Format: int64
              * @description Numeric id of the attachment, used by interactive actions.
              */
-            id?: number;
+            id?: number | null;
             /** @description Plain-text summary for clients that cannot render attachments. */
-            fallback?: string;
+            fallback?: string | null;
             /** @description Colour of the side bar, `good`, `warning`, `danger` or a hex colour such as `#36a64f`. */
-            color?: string;
+            color?: string | null;
             /** @description Text shown above the attachment; Slack mention syntax is converted. */
-            pretext?: string;
+            pretext?: string | null;
             /** @description Name of the author shown at the top of the attachment. */
-            author_name?: string;
+            author_name?: string | null;
             /** @description URL the author name links to. */
-            author_link?: string;
+            author_link?: string | null;
             /** @description URL of a small icon shown next to the author name. */
-            author_icon?: string;
+            author_icon?: string | null;
             /** @description Bold title of the attachment. */
-            title?: string;
+            title?: string | null;
             /** @description URL the title links to. */
-            title_link?: string;
+            title_link?: string | null;
             /** @description Main Markdown text of the attachment; `<url|label>` links and Slack mentions are converted. */
-            text?: string;
+            text?: string | null;
             /** @description Short label/value pairs shown as a table. Null entries are dropped. */
             fields?: ({
                 /** @description Label of the field. */
-                title?: string;
+                title?: string | null;
                 /** @description Value of the field; a string, number or boolean. The server stores it as a string (numbers and booleans are converted). */
                 value?: unknown;
                 /** @description Whether the field is narrow enough to sit next to another one. A boolean, or the string `true` or `false`. */
                 short?: boolean | string;
             } | null)[] | null;
             /** @description URL of an image shown inside the attachment. */
-            image_url?: string;
+            image_url?: string | null;
             /** @description URL of a thumbnail shown at the side of the attachment. */
-            thumb_url?: string;
+            thumb_url?: string | null;
             /** @description Small text shown at the bottom of the attachment. */
-            footer?: string;
+            footer?: string | null;
             /** @description URL of a small icon shown next to the footer. */
-            footer_icon?: string;
+            footer_icon?: string | null;
             /** @description Timestamp shown in the footer, epoch seconds, as a number or a string. */
             ts?: unknown;
             /** @description Interactive buttons or menus; stored as given. */
             actions?: {
                 [key: string]: unknown;
-            }[];
+            }[] | null;
         } | null;
         /** @description Confirmation returned by operations that have nothing else to report. */
         StatusOK: {
@@ -3112,17 +3807,17 @@ export interface components {
             msg_count_root: number;
             /**
              * Format: int64
-             * @description Unread followed threads; always 0 (collapsed reply threads are not tracked).
+             * @description Unread followed threads (GetTeamsUnreadForUser with include_collapsed_threads=true; else 0).
              */
             thread_count: number;
             /**
              * Format: int64
-             * @description Mentions in followed threads; always 0 (collapsed reply threads are not tracked).
+             * @description Unread mentions in followed threads (with include_collapsed_threads=true; else 0).
              */
             thread_mention_count: number;
             /**
              * Format: int64
-             * @description Urgent mentions in followed threads; always 0 (collapsed reply threads are not tracked).
+             * @description Unread mentions in followed threads whose root is urgent (with include_collapsed_threads=true; else 0).
              */
             thread_urgent_mention_count: number;
         };
@@ -3241,6 +3936,74 @@ export interface components {
              * @description Expiry time in epoch milliseconds; 0 means the token does not expire.
              */
             expires_at?: number;
+        };
+        /** @description A thread (a root post and its replies) as one user follows it: Mattermost's ThreadResponse. Unread replies are the live replies created after `last_viewed_at`; unread mentions are the replies since then that mentioned the user. */
+        UserThread: {
+            /** @description The thread's id, which is its root post's id. */
+            id: string;
+            /**
+             * Format: int64
+             * @description Live (not deleted) replies in the thread.
+             */
+            reply_count: number;
+            /**
+             * Format: int64
+             * @description Creation time of the newest live reply, epoch milliseconds; 0 if none.
+             */
+            last_reply_at: number;
+            /**
+             * Format: int64
+             * @description Until when the user has read the thread, epoch milliseconds.
+             */
+            last_viewed_at: number;
+            /** @description The users who replied, oldest replier first (the root's author only once they reply). Each is `{id}` alone, or with `extended=true` the user as GetUser returns them (sanitized). */
+            participants: {
+                /** @description The participant's user id. */
+                id: string;
+            }[];
+            post: components["schemas"]["Post"];
+            /**
+             * Format: int64
+             * @description Live replies created after last_viewed_at.
+             */
+            unread_replies: number;
+            /**
+             * Format: int64
+             * @description Replies since last_viewed_at that mentioned the user.
+             */
+            unread_mentions: number;
+            /** @description The root post asked for urgent priority. */
+            is_urgent: boolean;
+            /**
+             * Format: int64
+             * @description The root post's deletion time; 0 while it is live.
+             */
+            delete_at: number;
+        };
+        /** @description A page of the threads a user follows in a team (direct and group channels included), and their totals: Mattermost's Threads. */
+        UserThreadList: {
+            /**
+             * Format: int64
+             * @description Threads followed (0 with threadsOnly; with unread=true, the unread ones).
+             */
+            total: number;
+            /**
+             * Format: int64
+             * @description Followed threads with replies newer than their last_viewed_at (0 with threadsOnly).
+             */
+            total_unread_threads: number;
+            /**
+             * Format: int64
+             * @description Unread mentions summed over the followed threads (0 with threadsOnly).
+             */
+            total_unread_mentions: number;
+            /**
+             * Format: int64
+             * @description Unread mentions in threads whose root post is urgent (0 with threadsOnly).
+             */
+            total_unread_urgent_mentions: number;
+            /** @description The page of threads (empty with totalsOnly), newest reply first (oldest first after an `after` cursor). */
+            threads: components["schemas"]["UserThread"][];
         };
         /** @description Who an event was addressed to, as Mattermost describes it. Every key is present (empty when unused); Parley has already applied it: a client receives only what it may see. */
         WebSocketBroadcast: {
@@ -3840,8 +4603,185 @@ export interface components {
              */
             seq: number;
         };
+        /** @description A thread the user follows changed (a new reply, or a deleted reply's mention taken back). Sent to the user's own sockets, with the thread as they follow it; broadcast.team_id is the channel's team ('' in direct and group channels). */
+        WebSocketEvent_ThreadUpdated: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "thread_updated";
+            /** @description What happened. */
+            data: {
+                /** @description The thread (a UserThread with extended participants), as a JSON string. */
+                thread: string;
+                /**
+                 * Format: int64
+                 * @description The user's unread replies before this change (0 for a thread they just started following).
+                 */
+                previous_unread_replies: number;
+                /**
+                 * Format: int64
+                 * @description The user's unread mentions before this change (0 for a thread they just started following).
+                 */
+                previous_unread_mentions: number;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description The user started or stopped following a thread. Sent to the user's own sockets. */
+        WebSocketEvent_ThreadFollowChanged: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "thread_follow_changed";
+            /** @description What happened. */
+            data: {
+                /** @description The thread's id (its root post's id). */
+                thread_id: string;
+                /** @description True when now following, false when no longer. */
+                state: boolean;
+                /**
+                 * Format: int64
+                 * @description The thread's live replies (0 before its first reply).
+                 */
+                reply_count: number;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description The user's read state of a thread changed (UpdateThreadReadForUser, SetThreadUnreadByPostId), or, with empty data, of all their threads in broadcast.team_id (UpdateThreadsReadForUser). Sent to the user's own sockets. */
+        WebSocketEvent_ThreadReadChanged: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "thread_read_changed";
+            /** @description What changed; empty when every thread of the team was read. */
+            data: {
+                /** @description The thread's id. */
+                thread_id?: string;
+                /**
+                 * Format: int64
+                 * @description Until when the thread is now read, epoch milliseconds.
+                 */
+                timestamp?: number;
+                /**
+                 * Format: int64
+                 * @description Unread replies now.
+                 */
+                unread_replies?: number;
+                /**
+                 * Format: int64
+                 * @description Unread mentions now.
+                 */
+                unread_mentions?: number;
+                /**
+                 * Format: int64
+                 * @description Unread replies before.
+                 */
+                previous_unread_replies?: number;
+                /**
+                 * Format: int64
+                 * @description Unread mentions before.
+                 */
+                previous_unread_mentions?: number;
+                /** @description The thread's channel. */
+                channel_id?: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description A sidebar category was created (on any of the user's clients). Sent to the user's own sockets; broadcast.team_id names its team. */
+        WebSocketEvent_SidebarCategoryCreated: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "sidebar_category_created";
+            /** @description What happened. */
+            data: {
+                /** @description Id of the new category (clients fetch it). */
+                category_id: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description Sidebar categories changed. Sent to the user's own sockets. With updatedCategories (and broadcast.team_id), the categories as they are now; without (after favorite_channel preferences were saved or deleted, as Mattermost sends it), clients fetch their categories again. */
+        WebSocketEvent_SidebarCategoryUpdated: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "sidebar_category_updated";
+            /** @description What happened. */
+            data: {
+                /** @description The changed categories (SidebarCategory objects), as a JSON array string. */
+                updatedCategories?: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description A custom sidebar category was deleted; its channels went back to the default categories. Sent to the user's own sockets; broadcast.team_id names its team. */
+        WebSocketEvent_SidebarCategoryDeleted: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "sidebar_category_deleted";
+            /** @description What happened. */
+            data: {
+                /** @description Id of the deleted category. */
+                category_id: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
+        /** @description The order of the user's sidebar categories on a team changed. Sent to the user's own sockets; broadcast.team_id names the team. */
+        WebSocketEvent_SidebarCategoryOrderUpdated: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "sidebar_category_order_updated";
+            /** @description What happened. */
+            data: {
+                /** @description The category ids, in the new order. */
+                order: string[];
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
         /** @description An event the server sends on /api/v4/websocket: the envelope of Mattermost's WebSocket API (`event`, `data`, `broadcast`, `seq`), one schema per event name. */
-        WebSocketEvent: components["schemas"]["WebSocketEvent_Hello"] | components["schemas"]["WebSocketEvent_Posted"] | components["schemas"]["WebSocketEvent_PostEdited"] | components["schemas"]["WebSocketEvent_PostDeleted"] | components["schemas"]["WebSocketEvent_Typing"] | components["schemas"]["WebSocketEvent_ChannelViewed"] | components["schemas"]["WebSocketEvent_MultipleChannelsViewed"] | components["schemas"]["WebSocketEvent_ChannelCreated"] | components["schemas"]["WebSocketEvent_DirectAdded"] | components["schemas"]["WebSocketEvent_UserAdded"] | components["schemas"]["WebSocketEvent_UserRemoved"] | components["schemas"]["WebSocketEvent_AddedToTeam"] | components["schemas"]["WebSocketEvent_LeaveTeam"] | components["schemas"]["WebSocketEvent_NewUser"] | components["schemas"]["WebSocketEvent_UserUpdated"] | components["schemas"]["WebSocketEvent_ConfigChanged"] | components["schemas"]["WebSocketEvent_StatusChange"] | components["schemas"]["WebSocketEvent_ReactionAdded"] | components["schemas"]["WebSocketEvent_ReactionRemoved"] | components["schemas"]["WebSocketEvent_ChannelUpdated"] | components["schemas"]["WebSocketEvent_ChannelDeleted"] | components["schemas"]["WebSocketEvent_ChannelRestored"] | components["schemas"]["WebSocketEvent_ChannelMemberUpdated"] | components["schemas"]["WebSocketEvent_UserRoleUpdated"] | components["schemas"]["WebSocketEvent_UpdateTeam"] | components["schemas"]["WebSocketEvent_PreferencesChanged"] | components["schemas"]["WebSocketEvent_PreferencesDeleted"];
+        WebSocketEvent: components["schemas"]["WebSocketEvent_Hello"] | components["schemas"]["WebSocketEvent_Posted"] | components["schemas"]["WebSocketEvent_PostEdited"] | components["schemas"]["WebSocketEvent_PostDeleted"] | components["schemas"]["WebSocketEvent_Typing"] | components["schemas"]["WebSocketEvent_ChannelViewed"] | components["schemas"]["WebSocketEvent_MultipleChannelsViewed"] | components["schemas"]["WebSocketEvent_ChannelCreated"] | components["schemas"]["WebSocketEvent_DirectAdded"] | components["schemas"]["WebSocketEvent_UserAdded"] | components["schemas"]["WebSocketEvent_UserRemoved"] | components["schemas"]["WebSocketEvent_AddedToTeam"] | components["schemas"]["WebSocketEvent_LeaveTeam"] | components["schemas"]["WebSocketEvent_NewUser"] | components["schemas"]["WebSocketEvent_UserUpdated"] | components["schemas"]["WebSocketEvent_ConfigChanged"] | components["schemas"]["WebSocketEvent_StatusChange"] | components["schemas"]["WebSocketEvent_ReactionAdded"] | components["schemas"]["WebSocketEvent_ReactionRemoved"] | components["schemas"]["WebSocketEvent_ChannelUpdated"] | components["schemas"]["WebSocketEvent_ChannelDeleted"] | components["schemas"]["WebSocketEvent_ChannelRestored"] | components["schemas"]["WebSocketEvent_ChannelMemberUpdated"] | components["schemas"]["WebSocketEvent_UserRoleUpdated"] | components["schemas"]["WebSocketEvent_UpdateTeam"] | components["schemas"]["WebSocketEvent_PreferencesChanged"] | components["schemas"]["WebSocketEvent_PreferencesDeleted"] | components["schemas"]["WebSocketEvent_ThreadUpdated"] | components["schemas"]["WebSocketEvent_ThreadFollowChanged"] | components["schemas"]["WebSocketEvent_ThreadReadChanged"] | components["schemas"]["WebSocketEvent_SidebarCategoryCreated"] | components["schemas"]["WebSocketEvent_SidebarCategoryUpdated"] | components["schemas"]["WebSocketEvent_SidebarCategoryDeleted"] | components["schemas"]["WebSocketEvent_SidebarCategoryOrderUpdated"];
         /** @description The server's answer to a client's action. It carries the action's seq in `seq_reply` and no `seq` of its own: replies are not events and do not advance the event numbering. */
         WebSocketResponse: {
             /**
@@ -4046,6 +4986,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description A sidebar category's id: `{type}_{user_id}_{team_id}` for a default category (favorites, channels, direct_messages), 26 lower-case letters and digits for a custom one. */
+        CategoryIdPath: string;
         /** @description The channel id (26 lower-case letters and digits). */
         ChannelIdPath: string;
         /** @description Collapsed reply threads mode of the client: when true, replies are left out of channel views. Client4 always sends this parameter. */
@@ -4076,8 +5018,12 @@ export interface components {
         SkipFetchThreads: boolean;
         /** @description The team id (26 lower-case letters and digits). */
         TeamIdPath: string;
+        /** @description The thread's id, which is its root post's id (26 lower-case letters and digits). */
+        ThreadIdPath: string;
         /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
         UserIdPath: string;
+        /** @description What to look for (leading and trailing spaces ignored); empty finds every channel the operation lists. At most 64 characters (the longest channel name or display name): a longer term is refused with 400. */
+        ChannelSearchName: string;
     };
     requestBodies: never;
     headers: {
@@ -4582,7 +5528,7 @@ export interface operations {
                  *       "ejn7dbkk8fr4pn5u3z8xnqxbja"
                  *     ]
                  */
-                "application/json": string[];
+                "application/json": (string | null)[];
             };
         };
         responses: {
@@ -4619,7 +5565,7 @@ export interface operations {
                  *       "bob"
                  *     ]
                  */
-                "application/json": string[];
+                "application/json": (string | null)[];
             };
         };
         responses: {
@@ -5021,9 +5967,9 @@ export interface operations {
                     description: string;
                     /**
                      * Format: int64
-                     * @description Expiry time in epoch milliseconds; omit or 0 for a token that does not expire.
+                     * @description Expiry time in epoch milliseconds; omit, null or 0 for a token that does not expire.
                      */
-                    expires_at?: number;
+                    expires_at?: number | null;
                 };
             };
         };
@@ -5105,7 +6051,7 @@ export interface operations {
                      * Format: int64
                      * @description For dnd, when it ends by itself, in Unix seconds; 0 or absent for never.
                      */
-                    dnd_end_time?: number;
+                    dnd_end_time?: number | null;
                 };
             };
         };
@@ -5583,7 +6529,7 @@ export interface operations {
                     /** @description E-mail domains allowed to join (commas, spaces or `@` between them), checked when a user joins or is added; the creator is not checked. */
                     allowed_domains?: string | null;
                     /** @description Ignored on creation; derived from type. */
-                    allow_open_invite?: boolean;
+                    allow_open_invite?: boolean | null;
                     /** @description Name of the company, at most 64 characters. */
                     company_name?: string | null;
                 };
@@ -5703,7 +6649,7 @@ export interface operations {
                     /** @description E-mail domains allowed to join (at most 500 characters; commas, spaces or `@` between them), checked when a user joins or is added; members already on the team stay. */
                     allowed_domains?: string | null;
                     /** @description Whether anyone may join (an open team) or only those invited. */
-                    allow_open_invite?: boolean;
+                    allow_open_invite?: boolean | null;
                     /** @description Group sync is not supported; true is refused. */
                     group_constrained?: boolean | null;
                 };
@@ -5909,12 +6855,41 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    GetTeamMembersForUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The memberships. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMember"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     GetTeamsUnreadForUser: {
         parameters: {
             query?: {
                 /** @description Leave this team out (the one a client shows already). */
                 exclude_team?: string;
-                /** @description Accepted as Client4 sends it; threads are not tracked, so the thread counts stay 0. */
+                /** @description With true, thread_count, thread_mention_count and thread_urgent_mention_count count the user's unread followed threads in each team (in channels they are still a member of); 0 otherwise. */
                 include_collapsed_threads?: boolean;
             };
             header?: never;
@@ -6537,12 +7512,12 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Id of the channel being viewed; may be empty. */
-                    channel_id: string;
+                    /** @description Id of the channel being viewed; may be empty (null is empty, as Mattermost decodes it). */
+                    channel_id: string | null;
                     /** @description Id of the channel the user switched away from, also marked as viewed. */
                     prev_channel_id?: string | null;
                     /** @description Whether the client supports collapsed reply threads; Client4 always sends true. */
-                    collapsed_threads_supported?: boolean;
+                    collapsed_threads_supported?: boolean | null;
                 };
             };
         };
@@ -6597,6 +7572,128 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    AutocompleteChannelsForTeam: {
+        parameters: {
+            query?: {
+                /** @description What to look for (leading and trailing spaces ignored); empty finds every channel the operation lists. At most 64 characters (the longest channel name or display name): a longer term is refused with 400. */
+                name?: components["parameters"]["ChannelSearchName"];
+            };
+            header?: never;
+            path: {
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channels found. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    AutocompleteChannelsForTeamForSearch: {
+        parameters: {
+            query?: {
+                /** @description What to look for (leading and trailing spaces ignored); empty finds every channel the operation lists. At most 64 characters (the longest channel name or display name): a longer term is refused with 400. */
+                name?: components["parameters"]["ChannelSearchName"];
+            };
+            header?: never;
+            path: {
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channels found. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    SearchChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "term": "town"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description What to look for (leading and trailing spaces ignored). At most 64 characters (the longest channel name or display name): a longer term is refused with 400. */
+                    term?: string | null;
+                    /** @description Accepted and ignored here (system console searches use it). */
+                    public?: boolean | null;
+                    /** @description Accepted and ignored here. */
+                    private?: boolean | null;
+                    /** @description Accepted and ignored here. */
+                    deleted?: boolean | null;
+                    /** @description Accepted and ignored here. */
+                    include_deleted?: boolean | null;
+                    /** @description Accepted and ignored here. */
+                    page?: number | null;
+                    /** @description Accepted and ignored here. */
+                    per_page?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The channels found. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6741,6 +7838,481 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    GetChannelsForUser: {
+        parameters: {
+            query?: {
+                /** @description When true, archived channels are included. */
+                include_deleted?: boolean;
+                /** @description With include_deleted, only archived channels deleted at or after this time (epoch milliseconds). */
+                last_delete_at?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's channels. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetChannelMembersWithTeamDataForUser: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number, or -1 for every membership in one answer. */
+                page?: number;
+                /** @description Number of items per page. Values above 200 are silently reduced to 200, as Mattermost does; 0 returns an empty page. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The memberships. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelMemberWithTeamData"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the role (26 lower-case letters and digits). */
+                role_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The role. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Role"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetRoleByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The role's name, for example `team_user`. */
+                role_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The role. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Role"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetRolesByNames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       "system_user",
+                 *       "team_user",
+                 *       "channel_user"
+                 *     ]
+                 */
+                "application/json": (string | null)[];
+            };
+        };
+        responses: {
+            /** @description The roles found, sorted by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Role"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetSidebarCategoriesForTeamForUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The categories and their order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderedSidebarCategories"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    UpdateSidebarCategoriesForTeamForUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "id": "favorites_9x3pbdc5yjfexm8crfmnrmd1ec_4xp9fdt77pncbef59f4k1qe83o",
+                 *         "user_id": "9x3pbdc5yjfexm8crfmnrmd1ec",
+                 *         "team_id": "4xp9fdt77pncbef59f4k1qe83o",
+                 *         "type": "favorites",
+                 *         "display_name": "Favorites",
+                 *         "sorting": "",
+                 *         "muted": false,
+                 *         "collapsed": false,
+                 *         "channel_ids": [
+                 *           "hkmkm1wzr7fk8fj6tkdu6cwngw"
+                 *         ]
+                 *       }
+                 *     ]
+                 */
+                "application/json": components["schemas"]["SidebarCategoryInput"][];
+            };
+        };
+        responses: {
+            /** @description The categories as stored now, in the body's order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SidebarCategory"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    CreateSidebarCategoryForTeamForUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SidebarCategoryInput"];
+            };
+        };
+        responses: {
+            /** @description The new category. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SidebarCategory"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetSidebarCategoryOrderForTeamForUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The category ids, in order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    UpdateSidebarCategoryOrderForTeamForUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       "favorites_9x3pbdc5yjfexm8crfmnrmd1ec_4xp9fdt77pncbef59f4k1qe83o",
+                 *       "channels_9x3pbdc5yjfexm8crfmnrmd1ec_4xp9fdt77pncbef59f4k1qe83o",
+                 *       "direct_messages_9x3pbdc5yjfexm8crfmnrmd1ec_4xp9fdt77pncbef59f4k1qe83o"
+                 *     ]
+                 */
+                "application/json": string[];
+            };
+        };
+        responses: {
+            /** @description The new order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetSidebarCategoryForTeamForUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+                /** @description A sidebar category's id: `{type}_{user_id}_{team_id}` for a default category (favorites, channels, direct_messages), 26 lower-case letters and digits for a custom one. */
+                category_id: components["parameters"]["CategoryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The category. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SidebarCategory"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    UpdateSidebarCategoryForTeamForUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+                /** @description A sidebar category's id: `{type}_{user_id}_{team_id}` for a default category (favorites, channels, direct_messages), 26 lower-case letters and digits for a custom one. */
+                category_id: components["parameters"]["CategoryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SidebarCategoryInput"];
+            };
+        };
+        responses: {
+            /** @description The category. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SidebarCategory"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    RemoveSidebarCategoryForTeamForUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+                /** @description A sidebar category's id: `{type}_{user_id}_{team_id}` for a default category (favorites, channels, direct_messages), 26 lower-case letters and digits for a custom one. */
+                category_id: components["parameters"]["CategoryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     CreatePost: {
         parameters: {
             query?: {
@@ -6779,7 +8351,7 @@ export interface operations {
                     /** @description Metadata of the new post; only priority is read. */
                     metadata?: {
                         priority?: components["schemas"]["PostPriority"];
-                    };
+                    } | null;
                 };
             };
         };
@@ -7112,7 +8684,7 @@ export interface operations {
                  *       "7gq4zhjtkpfk5mbd1y3wdfc6ro"
                  *     ]
                  */
-                "application/json": string[];
+                "application/json": (string | null)[];
             };
         };
         responses: {
@@ -7199,7 +8771,7 @@ export interface operations {
                      * Format: int64
                      * @description Accepted for compatibility; the server sets the time.
                      */
-                    create_at?: number;
+                    create_at?: number | null;
                 };
             };
         };
@@ -7303,7 +8875,7 @@ export interface operations {
                  *       "7gq4zhjtkpfk5mbd1y3wdfc6ro"
                  *     ]
                  */
-                "application/json": string[];
+                "application/json": (string | null)[];
             };
         };
         responses: {
@@ -7421,6 +8993,54 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    GetPostsAroundLastUnread: {
+        parameters: {
+            query?: {
+                /** @description At most this many posts older than the first unread one (default 60; larger values are reduced to 200; negative values read as the default, as Mattermost does). Also the size of the latest-posts answer. */
+                limit_before?: number;
+                /** @description At most this many posts from the first unread one on, that post included (default 60; larger values are reduced to 200; negative values read as the default). 0 is refused: 400 `api.context.invalid_url_param.app_error`. */
+                limit_after?: number;
+                /** @description When true, only the listed posts are returned, without the other posts of their threads. Client4 always sends this parameter. */
+                skipFetchThreads?: components["parameters"]["SkipFetchThreads"];
+                /** @description Collapsed reply threads mode of the client: when true, replies are left out of channel views. Client4 always sends this parameter. */
+                collapsedThreads?: components["parameters"]["CollapsedThreads"];
+                /** @description With collapsed threads, also return extended thread information (participants). Client4 always sends this parameter. */
+                collapsedThreadsExtended?: components["parameters"]["CollapsedThreadsExtended"];
+            };
+            header?: {
+                /** @description An entity tag from an earlier response. If it still matches, the server answers 304 Not Modified without a body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The channel id (26 lower-case letters and digits). */
+                channel_id: components["parameters"]["ChannelIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The posts around the first unread one, or the latest posts. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     GetPreferences: {
         parameters: {
             query?: never;
@@ -7472,16 +9092,16 @@ export interface operations {
                  *       }
                  *     ]
                  */
-                "application/json": {
+                "application/json": ({
                     /** @description The path's user id. */
-                    user_id?: string;
+                    user_id?: string | null;
                     /** @description The preference's category. */
-                    category?: string;
+                    category?: string | null;
                     /** @description The preference's name within its category. */
-                    name?: string;
+                    name?: string | null;
                     /** @description The value to store. */
-                    value?: string;
-                }[];
+                    value?: string | null;
+                } | null)[];
             };
         };
         responses: {
@@ -7525,16 +9145,16 @@ export interface operations {
                  *       }
                  *     ]
                  */
-                "application/json": {
+                "application/json": ({
                     /** @description The path's user id. */
-                    user_id?: string;
+                    user_id?: string | null;
                     /** @description The preference's category. */
-                    category?: string;
+                    category?: string | null;
                     /** @description The preference's name within its category. */
-                    name?: string;
+                    name?: string | null;
                     /** @description Ignored. */
-                    value?: string;
-                }[];
+                    value?: string | null;
+                } | null)[];
             };
         };
         responses: {
@@ -7618,6 +9238,271 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetUserThreads: {
+        parameters: {
+            query?: {
+                /** @description A thread id; return the threads before it. Client4 always sends it, empty when unused. */
+                before?: string;
+                /** @description A thread id; return the threads after it. Client4 always sends it, empty when unused. */
+                after?: string;
+                /** @description Number of items per page. Values above 200 are silently reduced to 200, as Mattermost does; 0 returns an empty page. */
+                per_page?: components["parameters"]["PerPage"];
+                /** @description Participants as whole users. */
+                extended?: boolean;
+                /** @description Include threads whose root post was deleted. */
+                deleted?: boolean;
+                /** @description Only unread threads. */
+                unread?: boolean;
+                /** @description Only threads changed at or after this time, epoch milliseconds (0 = no filter). */
+                since?: number;
+                /** @description Only the totals (threads empty). */
+                totalsOnly?: boolean;
+                /** @description Only the threads (totals 0). */
+                threadsOnly?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The threads and totals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserThreadList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    UpdateThreadsReadForUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetUserThread: {
+        parameters: {
+            query?: {
+                /** @description Participants as whole users. */
+                extended?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+                /** @description The thread's id, which is its root post's id (26 lower-case letters and digits). */
+                thread_id: components["parameters"]["ThreadIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The thread. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserThread"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    StartFollowingThread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+                /** @description The thread's id, which is its root post's id (26 lower-case letters and digits). */
+                thread_id: components["parameters"]["ThreadIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Following. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    StopFollowingThread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+                /** @description The thread's id, which is its root post's id (26 lower-case letters and digits). */
+                thread_id: components["parameters"]["ThreadIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not following. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    UpdateThreadReadForUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+                /** @description The thread's id, which is its root post's id (26 lower-case letters and digits). */
+                thread_id: components["parameters"]["ThreadIdPath"];
+                /** @description Read up to this time, epoch milliseconds. */
+                timestamp: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The thread as now read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserThread"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    SetThreadUnreadByPostId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+                /** @description The thread's id, which is its root post's id (26 lower-case letters and digits). */
+                thread_id: components["parameters"]["ThreadIdPath"];
+                /** @description The post id (26 lower-case letters and digits). */
+                post_id: components["parameters"]["PostIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The thread as now read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserThread"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8040,7 +9925,7 @@ export interface operations {
                     /** @description Default profile picture URL for posts, at most 1024 bytes. */
                     icon_url?: string | null;
                     /** @description When true, payloads may only post to the default channel. */
-                    channel_locked?: boolean;
+                    channel_locked?: boolean | null;
                 };
             };
         };
@@ -8132,7 +10017,7 @@ export interface operations {
                     /** @description New default profile picture URL; kept unchanged while icon override is disabled. */
                     icon_url?: string | null;
                     /** @description Whether payloads may only post to the default channel. */
-                    channel_locked?: boolean;
+                    channel_locked?: boolean | null;
                     /** @description Sent by Client4; must be empty or the hook's current team. */
                     team_id?: string | null;
                     /** @description Sent by Client4; ignored (the owner cannot be changed here). */
@@ -8141,17 +10026,17 @@ export interface operations {
                      * Format: int64
                      * @description Sent by Client4; ignored.
                      */
-                    create_at?: number;
+                    create_at?: number | null;
                     /**
                      * Format: int64
                      * @description Sent by Client4; ignored.
                      */
-                    update_at?: number;
+                    update_at?: number | null;
                     /**
                      * Format: int64
                      * @description Sent by Client4; ignored.
                      */
-                    delete_at?: number;
+                    delete_at?: number | null;
                 };
             };
         };

@@ -20,6 +20,11 @@ import type { StatusService } from './status';
 import { newChannel } from './records';
 import { directChannelName, isValidChannelName, withinRunes } from './rules';
 
+/** A channel search term as words (trimmed, split on white space, each once): every word must match. */
+function searchWords(term: string): string[] {
+  return [...new Set(term.trim().split(/\s+/).filter(Boolean))];
+}
+
 const DEFAULT_CHANNELS = [
   { name: 'town-square', display_name: 'Town Square' },
   { name: 'off-topic', display_name: 'Off-Topic' },
@@ -51,7 +56,7 @@ const ROLE_NAME = /^[a-z0-9_]{1,64}$/;
  * tell as much about when they last read the channel. The caller's own member stays complete; every other caller,
  * system admins included (as in Mattermost), gets the blanked copy.
  */
-function sanitizeMember(member: ChannelMember, viewerId: string): ChannelMember {
+export function sanitizeMember<M extends ChannelMember>(member: M, viewerId: string): M {
   if (member.user_id === viewerId) return member;
   return {
     ...member,
@@ -204,6 +209,37 @@ export class ChannelsService {
     return this.deps.stores.channels.listPublic(teamId, page, perPage);
   }
 
+  /** AutocompleteChannelsForTeam: the team's channels the caller may see whose names contain the term. */
+  async autocomplete(teamId: string, term: string, session: Session): Promise<Channel[]> {
+    await this.authz.requireTeam(session, teamId, 'list_team_channels');
+    return this.deps.stores.channels.autocompleteInTeam(teamId, session.userId, searchWords(term));
+  }
+
+  /**
+   * AutocompleteChannelsForTeamForSearch: the caller's own channels (of the team, group and direct ones) matching the
+   * term, sorted by display name with letter case ignored, as Mattermost sorts them. Mattermost asks for no
+   * permission (the answer holds only the caller's channels); here the caller must be on the team.
+   */
+  async autocompleteForSearch(teamId: string, term: string, session: Session): Promise<Channel[]> {
+    await this.authz.requireTeam(session, teamId, 'view_team');
+    const channels = await this.deps.stores.channels.autocompleteForSearch(teamId, session.userId, searchWords(term));
+    const key = (c: Channel) => c.display_name.toLowerCase();
+    return channels.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  }
+
+  /**
+   * SearchChannels: the team's public channels matching the term. As Mattermost: a caller without
+   * list_team_channels gets the public channels they belong to, and one outside the team its missing member (404).
+   */
+  async search(teamId: string, term: string, session: Session): Promise<Channel[]> {
+    const words = searchWords(term);
+    if (await this.authz.team(session, teamId, 'list_team_channels')) return this.deps.stores.channels.searchPublicInTeam(teamId, words);
+    if (!(await this.authz.teamMember(teamId, session.userId))) {
+      throw AppError.notFound('app.team.get_member.missing.app_error', 'No team member found for that user ID and team ID.');
+    }
+    return this.deps.stores.channels.searchPublicInTeam(teamId, words, session.userId);
+  }
+
   async listForUser(id: string, teamId: string, includeDeleted: boolean, lastDeleteAt: number, session: Session): Promise<Channel[]> {
     if (id !== session.userId) this.authz.requireSystem(session, 'edit_other_users');
     if (!(await this.deps.stores.teams.get(teamId))) throw AppError.notFound('app.team.get.find.app_error', 'Unable to find the existing team.');
@@ -280,7 +316,13 @@ export class ChannelsService {
     if (channel.name === 'town-square') {
       throw AppError.badRequest('api.channel.remove.default.app_error', 'Unable to remove user from the default channel town-square.');
     }
-    if ((await stores.channels.removeMember(channelId, id)) === 0) throw memberMissing();
+    const removed = await stores.transaction(async (tx) => {
+      const n = await tx.channels.removeMember(channelId, id);
+      // Where the user had placed it in their sidebar goes too, as in Mattermost: rejoining puts it in Channels.
+      if (n > 0) await tx.sidebar.removeChannel(channelId, [id]);
+      return n;
+    });
+    if (removed === 0) throw memberMissing();
     this.realtime.userRemoved(channel, id, session.userId);
   }
 

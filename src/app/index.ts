@@ -13,14 +13,18 @@ import { Passwords } from './passwords';
 import { PostWriter } from './post-writer';
 import { PostsService } from './posts';
 import { PreferencesService } from './preferences';
+import { SidebarService } from './sidebar';
 import { ReactionsService } from './reactions';
 import { Realtime } from './realtime';
+import { RolesService } from './roles';
 import { SearchService } from './search';
 import { SessionsService } from './sessions';
 import { StatusService } from './status';
 import { SystemService } from './system';
 import { TeamsService } from './teams';
+import { ThreadsService } from './threads';
 import { UsersService } from './users';
+import { UserMembershipsService } from './user-memberships';
 import { WebhookCache } from './webhook-cache';
 
 /** The application: every service over one set of stores and one live config. */
@@ -34,6 +38,12 @@ export interface App {
   posts: PostsService;
   reactions: ReactionsService;
   preferences: PreferencesService;
+  threads: ThreadsService;
+  sidebar: SidebarService;
+  /** The built-in roles and the permissions each grants. */
+  roles: RolesService;
+  /** A user's team and channel memberships across all teams. */
+  memberships: UserMembershipsService;
   search: SearchService;
   writer: PostWriter;
   hooks: HooksService;
@@ -75,7 +85,9 @@ export function createApp(stores: Stores, config: ConfigService, options: AppOpt
   const status = new StatusService(deps, activity);
   const channels = new ChannelsService(deps, realtime, status);
   const writer = new PostWriter(deps);
-  const posts = new PostsService(deps, writer, realtime, status);
+  const threads = new ThreadsService(deps, realtime);
+  writer.onReplies = (commit) => threads.repliesCommitted(commit);
+  const posts = new PostsService(deps, writer, realtime, status, threads);
   const cache = new WebhookCache(stores);
   const passwords = new Passwords();
   const hookExecution = new HookExecution(deps, cache, channels, posts, writer, realtime);
@@ -90,6 +102,10 @@ export function createApp(stores: Stores, config: ConfigService, options: AppOpt
     posts,
     reactions: new ReactionsService(deps, realtime),
     preferences: new PreferencesService(deps, posts, realtime),
+    threads,
+    sidebar: new SidebarService(deps, realtime),
+    roles: new RolesService(),
+    memberships: new UserMembershipsService(deps),
     search: new SearchService(deps, posts),
     writer,
     hooks: new HooksService(deps, cache),

@@ -1,44 +1,50 @@
 // Roles and the permissions each grants: the default Mattermost scheme, reduced to the operations Parley serves.
 
-export type Permission =
-  | 'manage_system'
-  | 'create_team'
-  | 'edit_other_users'
-  | 'create_direct_channel'
-  | 'create_user_access_token'
-  | 'read_user_access_token'
-  | 'revoke_user_access_token'
-  | 'view_team'
-  | 'manage_team'
-  | 'add_user_to_team'
-  | 'list_team_channels'
-  | 'join_public_channels'
-  | 'read_public_channel'
-  | 'create_public_channel'
-  | 'create_private_channel'
-  | 'manage_public_channel_members'
-  | 'manage_private_channel_members'
-  | 'manage_own_incoming_webhooks'
-  | 'manage_others_incoming_webhooks'
-  | 'delete_others_posts'
-  | 'edit_others_posts'
-  | 'read_channel'
-  | 'create_post'
-  | 'edit_post'
-  | 'delete_post'
-  | 'use_channel_mentions'
-  | 'add_reaction'
-  | 'remove_reaction'
+/** Every permission Parley checks, in Mattermost's names (system admins hold them all). */
+export const PERMISSIONS = [
+  'manage_system',
+  'create_team',
+  'edit_other_users',
+  'create_direct_channel',
+  'create_user_access_token',
+  'read_user_access_token',
+  'revoke_user_access_token',
+  'view_team',
+  'manage_team',
+  'add_user_to_team',
+  'list_team_channels',
+  'join_public_channels',
+  'read_public_channel',
+  'create_public_channel',
+  'create_private_channel',
+  'manage_public_channel_members',
+  'manage_private_channel_members',
+  'manage_own_incoming_webhooks',
+  'manage_others_incoming_webhooks',
+  'delete_others_posts',
+  'edit_others_posts',
+  'read_channel',
+  'create_post',
+  'edit_post',
+  'delete_post',
+  'use_channel_mentions',
+  'add_reaction',
+  'remove_reaction',
   // Removing someone else's reaction: system admins only, as in Mattermost's default scheme.
-  | 'remove_others_reactions'
-  | 'upload_file'
-  | 'manage_public_channel_properties'
-  | 'manage_private_channel_properties'
-  | 'delete_public_channel'
-  | 'delete_private_channel'
-  | 'manage_channel_roles'
-  | 'remove_user_from_team'
-  | 'manage_roles';
+  'remove_others_reactions',
+  'upload_file',
+  'manage_public_channel_properties',
+  'manage_private_channel_properties',
+  'delete_public_channel',
+  'delete_private_channel',
+  'manage_channel_roles',
+  'remove_user_from_team',
+  'manage_roles',
+  // Reading another user's team memberships (GetTeamMembersForUser): system admins only, as in Mattermost's default scheme.
+  'read_other_users_teams',
+] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
 
 const TEAM_USER: Permission[] = [
   'view_team',
@@ -97,6 +103,16 @@ const ROLES: Record<string, ReadonlySet<Permission>> = {
   channel_user: new Set(CHANNEL_USER),
   channel_admin: new Set(CHANNEL_ADMIN),
 };
+
+/**
+ * The permissions a role grants, in the order of its table (system_admin: every one); undefined for a role Parley
+ * does not have. What GetRolesByNames lists comes from here, so it cannot drift from what the checks enforce.
+ */
+export function permissionsOf(role: string): Permission[] | undefined {
+  if (role === 'system_admin') return [...PERMISSIONS];
+  // Own keys only: a requested name such as "constructor" is no role.
+  return Object.hasOwn(ROLES, role) ? [...ROLES[role]] : undefined;
+}
 
 export function rolesGrant(roles: string, permission: Permission): boolean {
   for (const role of roles.split(' ')) {

@@ -4,9 +4,10 @@ import { GroupCommit } from '../store/group-commit';
 import type { PostWrite } from '../store/posts-store';
 import type { Deps } from './deps';
 import { type ChannelAudience, mentionedMembers, parseMentions } from './mentions';
+import { writeThreads } from './thread-writes';
 
 /** Texts that can mention someone: the message and, for Slack attachments, their pretext, text and field values. */
-export function mentionTexts(post: Post): string[] {
+export function mentionTexts(post: Pick<Post, 'message' | 'props'>): string[] {
   const texts = [post.message];
   const attachments = post.props.attachments;
   if (Array.isArray(attachments)) {
@@ -42,6 +43,8 @@ export interface PostCommit {
   idempotency?: { hookId: string; keyHash: string; expiredBefore: number };
   /** Filled by the writer: the users each post mentions (post id → user ids), for the `posted` event. */
   mentioned?: Map<string, string[]>;
+  /** Filled by the writer for replies: thread id → users who started following it with them (thread_updated). */
+  newFollowers?: Map<string, Set<string>>;
 }
 
 /**
@@ -63,6 +66,8 @@ export async function findCommitted(stores: Stores, commits: Array<{ posts: Post
  */
 export class PostWriter {
   readonly group: GroupCommit<PostCommit, boolean>;
+  /** Told of every commit that committed and holds replies (the threads' events); set by the composition root. */
+  onReplies?: (commit: PostCommit) => void;
 
   constructor(private readonly deps: Deps) {
     this.group = new GroupCommit(deps.stores, (tx, commits) => this.commitBatch(tx, commits), {
@@ -75,8 +80,10 @@ export class PostWriter {
    * Commits posts through the group commit. Resolves true once the transaction holding them has committed, false
    * when their precondition failed and nothing was written.
    */
-  submit(commit: PostCommit): Promise<boolean> {
-    return this.group.submit(commit);
+  async submit(commit: PostCommit): Promise<boolean> {
+    const committed = await this.group.submit(commit);
+    if (committed && this.onReplies && commit.posts.some((p) => p.root_id !== '')) this.onReplies(commit);
+    return committed;
   }
 
   private async commitBatch(tx: TxStores, commits: PostCommit[]): Promise<boolean[]> {
@@ -127,6 +134,18 @@ export class PostWriter {
       writes.push({ channelId: c.channel.id, posts: c.posts, mentions, viewedBy: c.markViewed ? c.posts[0]?.user_id : undefined });
     }
     await tx.posts.writeMany(writes);
+    // Replies only: a commit of root posts (the webhook hot path) does no thread work at all.
+    if (commits.some((c) => c.posts.some((p) => p.root_id !== ''))) {
+      const audience = (channelId: string) => {
+        let members = audiences.get(channelId);
+        if (!members) {
+          members = tx.channels.audience(channelId);
+          audiences.set(channelId, members);
+        }
+        return members;
+      };
+      await writeThreads(tx, commits, { now, maxChannelWide: config.TeamSettings.MaxNotificationsPerChannel, mentionTexts, audience });
+    }
     for (const c of commits) {
       if (c.idempotency) await tx.webhooks.recordIdempotency({ ...c.idempotency, postIds: c.posts.map((p) => p.id), now });
     }

@@ -8,10 +8,12 @@ import { PendingPosts } from './pending-posts';
 import type { PostCommit, PostWriter } from './post-writer';
 import type { Realtime } from './realtime';
 import type { StatusService } from './status';
+import type { ThreadsService } from './threads';
 import { newPost } from './records';
 import { withReactions } from './reactions';
 import { attachFiles, filesRefused, normalizeFileIds, withFileMetadata } from './post-files';
 import type { SizedPage } from '../store/posts-store';
+import { postsAroundLastUnread, type UnreadQuery } from './posts-unread';
 
 const PRIORITY_FIELDS = ['priority', 'requested_ack', 'persistent_notifications'] as const;
 
@@ -75,6 +77,7 @@ export class PostsService {
     private readonly writer: PostWriter,
     private readonly realtime: Realtime,
     private readonly status: StatusService,
+    private readonly threads: ThreadsService,
   ) {
     this.authz = new Authz(deps);
     this.pending = new PendingPosts(() => deps.now());
@@ -109,9 +112,10 @@ export class PostsService {
     const metadata: PostMetadata = {};
     if (input.metadata?.priority) {
       if (rootId) throw AppError.badRequest('api.post.create_post.post_priority.reply_not_allowed', 'Post priority can only be set on root posts.');
-      // Only the known fields: anything else a client adds would be stored and served back to everyone.
+      // Only the known fields: anything else a client adds would be stored and served back to everyone. A null field
+      // is not given (Mattermost's PostPriority fields are pointers).
       const given = input.metadata.priority;
-      metadata.priority = Object.fromEntries(PRIORITY_FIELDS.filter((k) => given[k] !== undefined).map((k) => [k, given[k]]));
+      metadata.priority = Object.fromEntries(PRIORITY_FIELDS.filter((k) => given[k] !== undefined && given[k] !== null).map((k) => [k, given[k]]));
     }
     const write = async () => {
       const post = newPost(
@@ -178,6 +182,16 @@ export class PostsService {
   }
 
   /**
+   * A channel page's posts as served: withReplyStats, or, for a collapsed-threads read (`collapsed`), root posts with
+   * their threads as the thread store keeps them (ThreadsService.onRoots: counts, participants, is_following for the
+   * given user).
+   */
+  async asPage(posts: Post[], threads: boolean, collapsed?: { userId: string; extended: boolean; session: Session }): Promise<Post[]> {
+    if (!collapsed) return this.withReplyStats(posts, threads);
+    return this.threads.onRoots(await this.withReplyStats(posts, false), collapsed.userId, collapsed.extended, collapsed.session);
+  }
+
+  /**
    * The channel's version for ETag purposes: cheap, and it changes with every new, edited or deleted post. The
    * message count covers new posts sharing a millisecond with the last change; edits and deletions always move
    * the last update time (see changeTime).
@@ -203,10 +217,25 @@ export class PostsService {
    * GetPostsForChannel in one call: the channel, the caller's membership and the channel's last change read in one statement, the ETag, and (unless the
    * caller's If-None-Match still matches, when the ETag alone is answered) the page. Each page read takes one row past
    * its edge, which is the neighbour `prev_post_id` (or `next_post_id`) names; page 0 has no newer post to look up.
+   *
+   * With `collapsedThreads` (Mattermost's collapsed reply threads) the channel is its root posts: pages, cursors and
+   * neighbours count roots only (on their own index), `since` answers the roots changed or replied to since, replies'
+   * roots are not fetched (there are no replies), and each root carries its thread (ThreadsService.onRoots). The page
+   * budgets are the same.
    */
   async forChannel(
     channelId: string,
-    q: { page: number; perPage: number; since?: number; before?: string; after?: string; includeDeleted: boolean; fetchThreads: boolean },
+    q: {
+      page: number;
+      perPage: number;
+      since?: number;
+      before?: string;
+      after?: string;
+      includeDeleted: boolean;
+      fetchThreads: boolean;
+      collapsedThreads?: boolean;
+      collapsedThreadsExtended?: boolean;
+    },
     session: Session,
     ifNoneMatch?: string,
   ): Promise<{ etag?: string; list?: PostList }> {
@@ -221,12 +250,13 @@ export class PostsService {
       if (ifNoneMatch === etag) return { etag };
     }
     const includeDeleted = q.includeDeleted && this.authz.system(session, 'manage_system');
-    const cursor = { channelId, page: q.page, perPage: q.perPage, includeDeleted, lookahead: 1 };
+    const rootsOnly = q.collapsedThreads === true;
+    const cursor = { channelId, page: q.page, perPage: q.perPage, includeDeleted, lookahead: 1, rootsOnly };
     const list: PostList = { order: [], posts: {}, next_post_id: '', prev_post_id: '', has_next: false };
     let posts: Post[];
     if (q.since !== undefined) {
       // Deleted posts come too, so that clients learn of the deletions, but emptied (review round 3, M1).
-      posts = (await stores.posts.since(channelId, q.since, 1000)).reverse().map(emptied);
+      posts = (rootsOnly ? await stores.posts.rootsSince(channelId, q.since, 1000) : (await stores.posts.since(channelId, q.since, 1000)).reverse()).map(emptied);
     } else {
       // Newest first; `beyond` is the row past the page's oldest (or, after an `after` anchor, its newest) post. A page
       // of large posts ends early, at its byte budget: `beyond` is then the first post left out, which the page's
@@ -254,26 +284,39 @@ export class PostsService {
         const past = beyond === undefined ? '' : beyond.delete_at === 0 ? beyond.id : undefined;
         // Page 0 starts at the channel's newest post: nothing is newer.
         const pageZero = !q.before && !q.after && q.page === 0;
-        // A live anchor is the neighbour of the first page beside it (that page is the run of rows next to it).
-        const liveAnchor = anchor !== undefined && anchor.delete_at === 0 && q.page === 0 ? anchor.id : undefined;
+        // A live anchor is the neighbour of the first page beside it (that page is the run of rows next to it); with
+        // collapsed threads only a root is (an anchor may be a reply).
+        const liveAnchor = anchor !== undefined && anchor.delete_at === 0 && q.page === 0 && (!rootsOnly || anchor.root_id === '') ? anchor.id : undefined;
         list.next_post_id =
-          q.after && past !== undefined ? past : pageZero ? '' : q.before && liveAnchor ? liveAnchor : await stores.posts.neighbourId(channelId, newest, 'after');
+          q.after && past !== undefined
+            ? past
+            : pageZero
+              ? ''
+              : q.before && liveAnchor
+                ? liveAnchor
+                : await stores.posts.neighbourId(channelId, newest, 'after', rootsOnly);
         list.prev_post_id =
-          !q.after && past !== undefined ? past : q.after && liveAnchor ? liveAnchor : await stores.posts.neighbourId(channelId, oldest, 'before');
+          !q.after && past !== undefined ? past : q.after && liveAnchor ? liveAnchor : await stores.posts.neighbourId(channelId, oldest, 'before', rootsOnly);
         list.has_next = list.prev_post_id !== '';
       }
     }
     list.order = posts.map((p) => p.id);
     // Replies in the page come with their root posts (outside `order`), so clients can render the threads.
     let all = posts;
-    if (q.fetchThreads) {
+    if (q.fetchThreads && !rootsOnly) {
       const present = new Set(posts.map((p) => p.id));
       const missingRoots = [...new Set(posts.map((p) => p.root_id).filter((id) => id && !present.has(id)))];
       all = [...posts, ...(await stores.posts.getMany(missingRoots)).filter((p) => p.delete_at === 0 || includeDeleted)];
     }
     const threads = channel.total_msg_count !== channel.total_msg_count_root;
-    for (const p of await this.withReplyStats(all, threads)) list.posts[p.id] = p;
+    const collapsed = rootsOnly ? { userId: session.userId, extended: q.collapsedThreadsExtended === true, session } : undefined;
+    for (const p of collapsed ? await this.asPage(all, threads, collapsed) : await this.withReplyStats(all, threads)) list.posts[p.id] = p;
     return { etag, list };
+  }
+
+  /** GetPostsAroundLastUnread: the posts around the user's first unread post (posts-unread.ts). */
+  aroundLastUnread(userId: string, channelId: string, q: UnreadQuery, session: Session, ifNoneMatch?: string): Promise<{ etag?: string; list?: PostList }> {
+    return postsAroundLastUnread(this.deps, this, userId, channelId, q, session, ifNoneMatch);
   }
 
   async patch(postId: string, patch: PostPatch, session: Session): Promise<Post> {
@@ -318,18 +361,36 @@ export class PostsService {
     const { post, channel } = await this.readable(postId, session, false);
     await this.authz.requireChannel(session, channel, post.user_id === session.userId ? 'delete_post' : 'delete_others_posts');
     const deletedAt = await this.changeTime(post);
-    await stores.posts.softDelete(post, deletedAt);
+    // The thread's counters move with the deletion, in its transaction: a reply's, or the root's deletion time.
+    const unmentioned = await stores.transaction(async (tx) => {
+      await tx.posts.softDelete(post, deletedAt);
+      if (post.root_id === '') {
+        await tx.threads.setDeleted(post.id, deletedAt);
+        return [];
+      }
+      return this.threads.replyDeleted(tx, post, channel);
+    });
+    if (post.root_id !== '') this.threads.publishUpdated(post.root_id, channel.team_id, () => ({ replies: 0, mentions: 0 }), new Set(unmentioned));
     await stores.files.deleteForThread(post.id, deletedAt);
     this.realtime.postDeleted({ ...post, delete_at: deletedAt, update_at: deletedAt }, session.userId);
   }
 
+  /**
+   * GetPostThread. `skipFetchThreads` (without collapsed threads) answers the post alone, as Mattermost does; with
+   * `collapsedThreads` the root carries its thread as a collapsed-threads page serves it (ThreadsService.onRoots).
+   */
   async thread(
     postId: string,
-    q: { perPage: number; fromCreateAt: number; fromPost: string; direction: string },
+    q: { perPage: number; fromCreateAt: number; fromPost: string; direction: string; skipFetchThreads?: boolean; collapsedThreads?: boolean; collapsedThreadsExtended?: boolean },
     session: Session,
   ): Promise<PostList> {
     const { stores } = this.deps;
     const { post } = await this.readable(postId, session, false);
+    const collapsed = q.collapsedThreads ? { userId: session.userId, extended: q.collapsedThreadsExtended === true, session } : undefined;
+    if (q.skipFetchThreads && !collapsed) {
+      const [alone] = await this.withReplyStats([post]);
+      return { order: [alone.id], posts: { [alone.id]: alone }, next_post_id: '', prev_post_id: '', has_next: false };
+    }
     const rootId = post.root_id || post.id;
     const all = await stores.posts.thread(rootId, false);
     const root = all.find((p) => p.id === rootId);
@@ -347,7 +408,8 @@ export class PostsService {
     const posts = root ? [root, ...replies] : replies;
     posts.sort((a, b) => b.create_at - a.create_at || (b.id < a.id ? -1 : 1));
     const list: PostList = { order: posts.map((p) => p.id), posts: {}, next_post_id: '', prev_post_id: '', has_next: hasNext };
-    for (const p of await this.withReplyStats(posts)) list.posts[p.id] = p;
+    const served = await this.withReplyStats(posts);
+    for (const p of collapsed ? await this.threads.onRoots(served, collapsed.userId, collapsed.extended, collapsed.session) : served) list.posts[p.id] = p;
     return list;
   }
 

@@ -6,6 +6,7 @@ import { Authz } from './authz';
 import type { Deps } from './deps';
 import type { PostsService } from './posts';
 import type { Realtime } from './realtime';
+import { syncFavoritePreferences } from './sidebar';
 
 /** A preference as a body may give it: any field may be missing (Mattermost reads a missing one as ""). */
 export interface PreferenceInput {
@@ -98,7 +99,12 @@ export class PreferencesService {
     }
     for (const p of list) checkPreference(p);
     await this.checkFlaggedPosts(list, session);
-    await this.deps.stores.transaction((tx) => tx.preferences.save(list));
+    const favorites = await this.deps.stores.transaction(async (tx) => {
+      await tx.preferences.save(list);
+      return syncFavoritePreferences(tx, userId, list, false);
+    });
+    // As Mattermost: a sidebar_category_updated without data, after which clients fetch their categories again.
+    if (favorites) this.realtime.sidebar('sidebar_category_updated', userId, '', {});
     this.realtime.preferences('preferences_changed', userId, list);
   }
 
@@ -136,7 +142,11 @@ export class PreferencesService {
     for (const p of list) {
       if (p.user_id !== userId) throw new AppError('api.preference.delete_preferences.delete.app_error', 'Unable to delete user preferences.', 403);
     }
-    await this.deps.stores.transaction((tx) => tx.preferences.delete(userId, list));
+    const favorites = await this.deps.stores.transaction(async (tx) => {
+      await tx.preferences.delete(userId, list);
+      return syncFavoritePreferences(tx, userId, list, true);
+    });
+    if (favorites) this.realtime.sidebar('sidebar_category_updated', userId, '', {});
     this.realtime.preferences('preferences_deleted', userId, list);
   }
 

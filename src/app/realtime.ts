@@ -41,6 +41,14 @@ function fileFlags(post: Post): { otherFile?: 'true'; image?: 'true' } {
   return files.some((f) => f.mime_type.startsWith('image/')) ? { otherFile: 'true', image: 'true' } : { otherFile: 'true' };
 }
 
+/** An event for one user about their own state, with the team it concerns ('' for direct and group channels). */
+export interface UserEvent {
+  event: string;
+  userId: string;
+  teamId: string;
+  data: Record<string, unknown>;
+}
+
 export interface PostedInfo {
   channel: Channel;
   /** The name shown for the sender: "@username", or the webhook's override name where overrides are on. */
@@ -295,6 +303,25 @@ export class Realtime {
   /** Saved or deleted preferences, to the user's own sockets only (`preferences` as a JSON array string). */
   preferences(event: 'preferences_changed' | 'preferences_deleted', userId: string, preferences: Preference[]): void {
     this.send(() => [{ event, data: { preferences: JSON.stringify(preferences) }, broadcast: broadcast({ user_id: userId }), audience: this.user(userId) }]);
+  }
+
+  /**
+   * A change to a user's sidebar categories on a team, to that user's own sockets, with Mattermost's data:
+   * `category_id` (created, deleted), `updatedCategories` as a JSON array string (updated; left out, with no team,
+   * where clients are to fetch their categories again), `order` (order updated).
+   */
+  sidebar(event: 'sidebar_category_created' | 'sidebar_category_deleted' | 'sidebar_category_updated' | 'sidebar_category_order_updated', userId: string, teamId: string, data: Record<string, unknown>): void {
+    this.send(() => [{ event, data, broadcast: broadcast({ user_id: userId, team_id: teamId }), audience: this.user(userId) }]);
+  }
+
+  /**
+   * Events about a user's own state (the threads they follow: thread_updated, thread_follow_changed,
+   * thread_read_changed), each to that user's own sockets only; built after the write, when someone listens.
+   */
+  userEvents(build: () => Promise<UserEvent[]> | UserEvent[]): void {
+    this.send(async () =>
+      (await build()).map((e) => ({ event: e.event, data: e.data, broadcast: broadcast({ user_id: e.userId, team_id: e.teamId }), audience: this.user(e.userId) })),
+    );
   }
 
   /** The new client configuration, to system admins (the ones who can change it, and whose screens show it). */

@@ -95,6 +95,8 @@ export class AttachmentError extends Error {}
 /**
  * Normalises Slack attachments as Mattermost does on decode: null attachments and null fields are dropped, field
  * values become strings, and `short` must be a boolean or "true"/"false". An empty result means no attachments.
+ * A null member of an attachment or field is dropped too: Mattermost decodes it to the zero value, which it treats
+ * as not given (`short` excepted: its decoder refuses null).
  */
 export function normaliseAttachments(raw: unknown): Attachment[] {
   if (raw === null || raw === undefined) return [];
@@ -103,15 +105,15 @@ export function normaliseAttachments(raw: unknown): Attachment[] {
   for (const item of raw) {
     if (item === null) continue;
     if (typeof item !== 'object' || Array.isArray(item)) throw new AttachmentError('each attachment must be an object');
-    const att: Attachment = { ...(item as Attachment) };
-    if (att.fields !== undefined && att.fields !== null) {
+    const att: Attachment = withoutNullMembers(item as Attachment);
+    if (att.fields !== undefined) {
       if (!Array.isArray(att.fields)) throw new AttachmentError('attachment fields must be an array');
       att.fields = att.fields
         .filter((f) => f !== null)
         .map((f) => {
           if (typeof f !== 'object' || Array.isArray(f)) throw new AttachmentError('each attachment field must be an object');
-          const field = { ...(f as Record<string, unknown>) };
-          if (field.value !== undefined && field.value !== null) field.value = goValueString(field.value);
+          const field = withoutNullMembers(f as Record<string, unknown>, 'short');
+          if (field.value !== undefined) field.value = goValueString(field.value);
           if ('short' in field) field.short = parseShort(field.short);
           return field;
         });
@@ -119,6 +121,14 @@ export function normaliseAttachments(raw: unknown): Attachment[] {
     out.push(att);
   }
   return out;
+}
+
+/**
+ * A copy without the members that are null (`keep` stays, to be judged by its own rule). Built with
+ * Object.fromEntries, as the spread it replaces was, so a "__proto__" key stays an ordinary member.
+ */
+function withoutNullMembers(raw: Record<string, unknown>, keep?: string): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(raw).filter(([key, value]) => value !== null || key === keep));
 }
 
 function parseShort(value: unknown): boolean {

@@ -87,6 +87,7 @@ export class SystemService {
       ShowEmailAddress: String(c.PrivacySettings.ShowEmailAddress),
       ShowFullName: String(c.PrivacySettings.ShowFullName),
       MaxPostSize: String(POST_LIMITS.messageRunes),
+      CollapsedThreads: c.ServiceSettings.CollapsedThreads,
       UniqueEmojiReactionLimitPerPost: String(Math.min(c.ServiceSettings.UniqueEmojiReactionLimitPerPost, REACTION_LIMITS.uniqueEmojiPerPostMax)),
     };
   }

@@ -211,6 +211,7 @@ export class TeamsService {
         throw AppError.badRequest('api.team.remove_user_from_team.missing.app_error', 'The user does not appear to be part of this team.');
       }
       await tx.channels.removeMemberFromTeamChannels(teamId, userId);
+      await tx.sidebar.clearTeam(userId, teamId);
     });
     this.realtime.leaveTeam(teamId, userId);
   }
@@ -229,18 +230,30 @@ export class TeamsService {
     return sumUnreads(teamId, rows);
   }
 
-  async unreads(userId: string, excludeTeamId: string, session: Session): Promise<TeamUnread[]> {
+  /**
+   * With `includeThreads` (include_collapsed_threads), the unread followed threads and their mentions per team too:
+   * one grouped query over the user's thread memberships (direct and group threads belong to no team).
+   */
+  async unreads(userId: string, excludeTeamId: string, session: Session, includeThreads = false): Promise<TeamUnread[]> {
     if (userId !== session.userId) this.authz.requireSystem(session, 'manage_system');
     const rows = await this.deps.stores.channels.unreadsForUser(userId, { excludeTeamId });
     const byTeam = new Map<string, ChannelUnreadRow[]>();
     for (const r of rows) byTeam.set(r.teamId, [...(byTeam.get(r.teamId) ?? []), r]);
-    return [...byTeam].map(([teamId, list]) => sumUnreads(teamId, list));
+    const out = [...byTeam].map(([teamId, list]) => sumUnreads(teamId, list));
+    if (includeThreads && out.length > 0) {
+      const threads = await this.deps.stores.threads.teamUnreads(userId, out.map((u) => u.team_id));
+      for (const u of out) {
+        const t = threads.get(u.team_id);
+        if (t) Object.assign(u, { thread_count: t.threads, thread_mention_count: t.mentions, thread_urgent_mention_count: t.urgent });
+      }
+    }
+    return out;
   }
 }
 
 /**
  * A team's unread counts from its channels', as Mattermost sums them: mentions always count; plain messages only
- * where the member's mark_unread is not "mention". Threads are not tracked, so their counts are 0.
+ * where the member's mark_unread is not "mention". Thread counts are 0 here (see unreads' includeThreads).
  */
 function sumUnreads(teamId: string, rows: ChannelUnreadRow[]): TeamUnread {
   const out: TeamUnread = {

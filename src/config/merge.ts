@@ -12,10 +12,12 @@ export function applyPatch(base: Config, patch: unknown, where = 'config'): Conf
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return base;
   const defaults = defaultConfig() as unknown as Record<string, Json>;
   for (const [section, values] of Object.entries(patch as Json)) {
-    // Own keys only: `in` would take "constructor" or "__proto__" for a section and write through to Object.
+    // Own keys only: `in` would take "constructor" or "__proto__" for a section and write through to Object. A null
+    // section changes nothing, as a null key does below.
     if (!Object.hasOwn(defaults, section) || values === null || typeof values !== 'object' || Array.isArray(values)) continue;
     for (const [key, value] of Object.entries(values as Json)) {
-      if (!Object.hasOwn(defaults[section], key) || value === undefined) continue;
+      // Null is "not changed": Mattermost's config fields are pointers, and a null pointer leaves the setting as it is.
+      if (!Object.hasOwn(defaults[section], key) || value === undefined || value === null) continue;
       const expected = typeof defaults[section][key];
       if (typeof value !== expected || (expected === 'number' && !Number.isFinite(value))) {
         throw AppError.badRequest('model.config.is_valid.app_error', `${where}: ${section}.${key} must be a ${expected}.`);

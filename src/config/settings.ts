@@ -16,6 +16,13 @@ export interface Config {
     ExperimentalStrictCSRFEnforcement: boolean;
     /** Different emoji one post may carry (Mattermost's default 50; values above 500 count as 500). */
     UniqueEmojiReactionLimitPerPost: number;
+    /**
+     * Collapsed reply threads (Mattermost's values): `always_on` (the apps show replies in the Threads view only),
+     * `default_on` / `default_off` (users choose, starting on or off), `disabled`. Default `default_off`, not
+     * Mattermost's `always_on`: channel pages asked with collapsedThreads=true still carry replies here, so the apps
+     * would show them twice; users who turn threads on get the Threads view.
+     */
+    CollapsedThreads: 'disabled' | 'default_on' | 'default_off' | 'always_on';
   };
   TeamSettings: {
     EnableOpenServer: boolean;
@@ -105,6 +112,7 @@ export function defaultConfig(): Config {
       SessionLengthWebInHours: 720,
       ExperimentalStrictCSRFEnforcement: false,
       UniqueEmojiReactionLimitPerPost: 50,
+      CollapsedThreads: 'default_off',
     },
     TeamSettings: {
       EnableOpenServer: false,

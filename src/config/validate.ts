@@ -1,6 +1,8 @@
 import { AppError } from '../model/app-error';
 import type { Config } from './settings';
 
+const COLLAPSED_THREADS: readonly string[] = ['disabled', 'default_on', 'default_off', 'always_on'];
+
 const invalid = (id: string, message: string) => AppError.badRequest(`model.config.is_valid.${id}.app_error`, message);
 
 /**
@@ -21,6 +23,9 @@ export function configProblem(c: Config): AppError | undefined {
   if (!Number.isInteger(s.SessionLengthWebInHours) || s.SessionLengthWebInHours < 1) return invalid('session_length', 'Invalid web session length. Must be a positive whole number of hours.');
   if (!Number.isInteger(s.UniqueEmojiReactionLimitPerPost) || s.UniqueEmojiReactionLimitPerPost < 1) {
     return invalid('unique_emoji_reaction_limit_per_post', 'Invalid UniqueEmojiReactionLimitPerPost: must be a positive whole number.');
+  }
+  if (!COLLAPSED_THREADS.includes(s.CollapsedThreads)) {
+    return invalid('collapsed_threads', 'Invalid CollapsedThreads: one of disabled, default_on, default_off, always_on.');
   }
   if (!Number.isInteger(c.TeamSettings.UserStatusAwayTimeout) || c.TeamSettings.UserStatusAwayTimeout < 1) {
     return invalid('user_status_away_timeout', 'Invalid UserStatusAwayTimeout: must be a positive whole number of seconds.');

@@ -21,3 +21,16 @@ export function withoutNulls<T extends object>(body: T): NullsDropped<T> {
 export function withoutTopLevelNulls<T extends object>(body: T): TopLevelNullsDropped<T> {
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null)) as TopLevelNullsDropped<T>;
 }
+
+/** A list Mattermost decodes as []string: a null item is "", which then matches nothing (no id or name is empty). */
+export function nullItemsAsEmpty(list: ReadonlyArray<string | null>): string[] {
+  return list.map((item) => item ?? '');
+}
+
+/**
+ * A list Mattermost decodes as a slice of structs: a null item is the zero struct (every field missing) and a null
+ * field a missing one.
+ */
+export function nullItemsAsEmptyObjects<T extends object>(list: ReadonlyArray<T | null>): Array<NullsDropped<T>> {
+  return list.map((item) => (item === null ? ({} as NullsDropped<T>) : withoutNulls(item)));
+}

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 // Mattermost's id alphabet: base32 without look-alike characters, so ids survive being read aloud or typed.
 const ALPHABET = 'ybndrfg8ejkmcpqxot1uwisza345h769';
@@ -21,7 +21,18 @@ function random16(): Buffer {
 
 /** A 26-character id from 128 random bits, in Mattermost's format (model.NewId). Also used for secrets. */
 export function newId(): string {
-  const bytes = random16();
+  return encodeId(random16());
+}
+
+/**
+ * A 26-character id in Mattermost's format derived from a name: the same on every server and every start, for things
+ * that are built in rather than created (the roles).
+ */
+export function idFromName(name: string): string {
+  return encodeId(createHash('sha256').update(name).digest().subarray(0, 16));
+}
+
+function encodeId(bytes: Buffer): string {
   let out = '';
   let buffer = 0;
   let bits = 0;

@@ -7,6 +7,9 @@ export type Channel = Complete<Omit<Schemas['Channel'], 'type' | 'props'>> & { t
 
 export type ChannelMember = Complete<Omit<Schemas['ChannelMember'], 'notify_props'>> & { notify_props: StringMap };
 
+/** A membership with its channel's team (GetChannelMembersWithTeamDataForUser): '' and 0 for a team-less channel. */
+export type ChannelMemberWithTeamData = ChannelMember & Pick<Schemas['ChannelMemberWithTeamData'], 'team_display_name' | 'team_name' | 'team_update_at'>;
+
 export type CreateChannelInput = NullsDropped<RequestBody<'CreateChannel'>>;
 
 export type ChannelPatch = NullsDropped<RequestBody<'PatchChannel'>>;

@@ -136,3 +136,15 @@ export const SEARCH_LIMITS = {
   /** Results a search can page through (page × per_page + per_page): deeper pages are empty. */
   maxResults: 10_000,
 } as const;
+
+/** Bounds of the lists of a user's memberships across all teams (the web app's page-load reads). */
+export const MEMBERSHIP_LIMITS = {
+  /** Different role names in one GetRolesByNames (Mattermost's GetRolesByNamesMax). */
+  rolesPerRequest: 100,
+  /**
+   * Channels (GetChannelsForUser), channel memberships (GetChannelMembersWithTeamDataForUser with page=-1) and team
+   * memberships (GetTeamMembersForUser) in one answer, by id: Mattermost streams them all; Parley answers at most this
+   * many (the first ones by channel or team id), a bound no ordinary user comes near.
+   */
+  perUserListMax: 10_000,
+} as const;

@@ -2,9 +2,14 @@ import type { Complete, RequestBody, Schemas, TopLevelNullsDropped } from './wir
 
 export type PostMetadata = Schemas['PostMetadata'] & Record<string, unknown>;
 
-/** A post as stored and served; `has_reactions` is present (true) only on a post that has reactions. */
-export type Post = Complete<Omit<Schemas['Post'], 'props' | 'file_ids' | 'metadata'>, 'has_reactions'> & {
+/**
+ * A post as stored and served; `has_reactions` is present (true) only on a post that has reactions, `participants`
+ * and `is_following` only where collapsed-thread reads add them.
+ */
+export type Post = Complete<Omit<Schemas['Post'], 'props' | 'file_ids' | 'metadata'>, 'has_reactions' | 'participants' | 'is_following'> & {
   has_reactions?: boolean;
+  participants?: Schemas['Post']['participants'];
+  is_following?: boolean;
   props: Record<string, unknown>;
   file_ids: string[];
   metadata: PostMetadata;

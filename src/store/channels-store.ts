@@ -1,4 +1,5 @@
-import type { Channel, ChannelMember } from '../model';
+import type { Knex } from 'knex';
+import type { Channel, ChannelMember, ChannelMemberWithTeamData } from '../model';
 import { Executor, Row, bool, json, num, paged, str } from './rows';
 import { prepared } from './prepared';
 
@@ -85,6 +86,26 @@ const channelForReading = prepared((db, channelId: string, userId: string) =>
     .limit(1),
 );
 
+/** The most channels a channel search or autocompletion returns: Mattermost's limits (ChannelSearchDefaultLimit; 100 for SearchInTeam). */
+export const CHANNEL_SEARCH_LIMITS = { autocomplete: 50, search: 100, directMessages: 50 } as const;
+
+/**
+ * Rows where every word is found in one of `columns` (letter case ignored). The words are matched as written: `%`,
+ * `_` and the escape character itself are escaped, so a term never widens the match, and each LIKE is linear in its
+ * word (one leading and one trailing wildcard).
+ */
+function containsEveryWord(db: Executor, q: Knex.QueryBuilder, columns: string[], words: string[]): Knex.QueryBuilder {
+  for (const word of words) {
+    const pattern = `%${word.toLowerCase().replace(/[!%_]/g, '!$&')}%`;
+    q.where((w) => {
+      for (const column of columns) w.orWhere(db.raw("LOWER(??) LIKE ? ESCAPE '!'", [column, pattern]));
+    });
+  }
+  return q;
+}
+
+const SEARCHED_COLUMNS = ['c.name', 'c.display_name', 'c.purpose'];
+
 export class ChannelsStore {
   constructor(private readonly db: Executor) {}
 
@@ -120,6 +141,60 @@ export class ChannelsStore {
     // MySQL's default collation folds case and trailing spaces: only an exact match counts, as on SQLite. (The
     // unique index folds the same way, so the row found is the only candidate.)
     return r && str(r.name) === name ? mapChannel(r) : undefined;
+  }
+
+  /**
+   * AutocompleteChannelsForTeam: the team's live channels the user may see (public ones, and private ones they belong
+   * to) containing every word, by display name, at most CHANNEL_SEARCH_LIMITS.autocomplete. On the team_id index.
+   */
+  async autocompleteInTeam(teamId: string, userId: string, words: string[]): Promise<Channel[]> {
+    const q = this.db('channels as c')
+      .where({ 'c.team_id': teamId, 'c.delete_at': 0 })
+      .where((w) =>
+        w.where('c.type', 'O').orWhere((p) => p.where('c.type', 'P').whereIn('c.id', (sub) => sub.select('channel_id').from('channel_members').where('user_id', userId))),
+      )
+      .select('c.*');
+    containsEveryWord(this.db, q, SEARCHED_COLUMNS, words);
+    return (await q.orderBy([{ column: 'c.display_name' }, { column: 'c.id' }]).limit(CHANNEL_SEARCH_LIMITS.autocomplete)).map(mapChannel);
+  }
+
+  /**
+   * SearchChannels: the team's live public channels containing every word (only those `memberId` belongs to, when
+   * given), by display name, at most CHANNEL_SEARCH_LIMITS.search.
+   */
+  async searchPublicInTeam(teamId: string, words: string[], memberId?: string): Promise<Channel[]> {
+    const q = this.db('channels as c').where({ 'c.team_id': teamId, 'c.type': 'O', 'c.delete_at': 0 }).select('c.*');
+    if (memberId) q.whereIn('c.id', (sub) => sub.select('channel_id').from('channel_members').where('user_id', memberId));
+    containsEveryWord(this.db, q, SEARCHED_COLUMNS, words);
+    return (await q.orderBy([{ column: 'c.display_name' }, { column: 'c.id' }]).limit(CHANNEL_SEARCH_LIMITS.search)).map(mapChannel);
+  }
+
+  /**
+   * AutocompleteChannelsForTeamForSearch: the user's own live channels of the team and group channels containing
+   * every word (at most CHANNEL_SEARCH_LIMITS.autocomplete), and their direct channels whose other member's username
+   * or nickname contains every word (at most CHANNEL_SEARCH_LIMITS.directMessages), each with `display_name` set to
+   * that username as Mattermost answers. Both start from the user's memberships (the user_id index).
+   */
+  async autocompleteForSearch(teamId: string, userId: string, words: string[]): Promise<Channel[]> {
+    const own = this.db('channels as c')
+      .join('channel_members as m', 'm.channel_id', 'c.id')
+      .where({ 'm.user_id': userId, 'c.delete_at': 0 })
+      .where((w) => w.where('c.team_id', teamId).orWhere((g) => g.where({ 'c.team_id': '', 'c.type': 'G' })))
+      .select('c.*');
+    containsEveryWord(this.db, own, SEARCHED_COLUMNS, words);
+    const direct = this.db('channels as c')
+      .join('channel_members as m', 'm.channel_id', 'c.id')
+      .join('channel_members as o', 'o.channel_id', 'c.id')
+      .join('users as u', 'u.id', 'o.user_id')
+      .where({ 'm.user_id': userId, 'c.type': 'D', 'c.delete_at': 0 })
+      .whereNot('o.user_id', userId)
+      .select('c.*', { other_username: 'u.username' });
+    containsEveryWord(this.db, direct, ['u.username', 'u.nickname'], words);
+    const [channels, directs] = await Promise.all([
+      own.orderBy([{ column: 'c.display_name' }, { column: 'c.id' }]).limit(CHANNEL_SEARCH_LIMITS.autocomplete),
+      direct.orderBy([{ column: 'u.username' }, { column: 'c.id' }]).limit(CHANNEL_SEARCH_LIMITS.directMessages),
+    ]);
+    return [...(channels as Row[]).map(mapChannel), ...(directs as Row[]).map((r) => ({ ...mapChannel(r), display_name: str(r.other_username) }))];
   }
 
   async listPublic(teamId: string, page: number, perPage: number): Promise<Channel[]> {
@@ -206,6 +281,25 @@ export class ChannelsStore {
     return rows.map((r: Row) => ({ userId: str(r.userId), username: str(r.username), lastActivityAt: num(r.lastActivityAt) }));
   }
 
+  /**
+   * Mutes ("mention") or unmutes ("all") the user's memberships of these channels (notify_props.mark_unread), as a
+   * muted sidebar category does; returns the memberships changed.
+   */
+  async setMarkUnread(userId: string, channelIds: string[], markUnread: 'all' | 'mention', now: number): Promise<ChannelMember[]> {
+    const changed: ChannelMember[] = [];
+    for (let i = 0; i < channelIds.length; i += 200) {
+      const rows = (await this.db('channel_members').where('user_id', userId).whereIn('channel_id', channelIds.slice(i, i + 200))) as Row[];
+      for (const row of rows) {
+        const member = mapMember(row);
+        if (member.notify_props.mark_unread === markUnread) continue;
+        const notifyProps = { ...member.notify_props, mark_unread: markUnread };
+        await this.db('channel_members').where({ channel_id: member.channel_id, user_id: userId }).update({ notify_props: JSON.stringify(notifyProps), last_update_at: now });
+        changed.push({ ...member, notify_props: notifyProps, last_update_at: now });
+      }
+    }
+    return changed;
+  }
+
   async removeMember(channelId: string, userId: string): Promise<number> {
     return this.db('channel_members').where({ channel_id: channelId, user_id: userId }).delete();
   }
@@ -251,6 +345,30 @@ export class ChannelsStore {
       .select('m.*')
       .orderBy('m.channel_id');
     return (rows as Row[]).map(mapMember);
+  }
+
+  /**
+   * The user's channels in every team and their direct channels, by channel id (on the user_id index), at most
+   * `limit`; archived ones only with includeDeleted, and then only those archived at or after lastDeleteAt (when set).
+   */
+  async listAllForUser(userId: string, opts: { includeDeleted: boolean; lastDeleteAt: number; limit: number }): Promise<Channel[]> {
+    const q = this.db('channel_members as m').join('channels as c', 'c.id', 'm.channel_id').where('m.user_id', userId).select('c.*');
+    if (!opts.includeDeleted) q.where('c.delete_at', 0);
+    else if (opts.lastDeleteAt > 0) q.where((w) => w.where('c.delete_at', 0).orWhere('c.delete_at', '>=', opts.lastDeleteAt));
+    return ((await q.orderBy('m.channel_id').limit(opts.limit)) as Row[]).map(mapChannel);
+  }
+
+  /** The user's channel memberships in every team, by channel id, each with its channel's team ('' and 0 for none). */
+  async membersWithTeamsOfUser(userId: string, window: { offset: number; limit: number }): Promise<ChannelMemberWithTeamData[]> {
+    const rows = await this.db('channel_members as m')
+      .join('channels as c', 'c.id', 'm.channel_id')
+      .leftJoin('teams as t', 't.id', 'c.team_id')
+      .where('m.user_id', userId)
+      .select('m.*', 't.display_name as team_display_name', 't.name as team_name', 't.update_at as team_update_at')
+      .orderBy('m.channel_id')
+      .offset(window.offset)
+      .limit(window.limit);
+    return (rows as Row[]).map((r) => ({ ...mapMember(r), team_display_name: str(r.team_display_name), team_name: str(r.team_name), team_update_at: num(r.team_update_at) }));
   }
 
   /** Sets a member's channel roles: the admin flag and the roles that are not the scheme's; false when not a member. */

@@ -10,9 +10,11 @@ import { PreferencesStore } from './preferences-store';
 import { ReactionsStore } from './reactions-store';
 import { SearchStore } from './search-store';
 import { SessionsStore } from './sessions-store';
+import { SidebarStore } from './sidebar-store';
 import { StatusStore } from './status-store';
 import { SystemsStore } from './systems-store';
 import { TeamsStore } from './teams-store';
+import { ThreadsStore } from './threads-store';
 import { UsersStore } from './users-store';
 import { WebhooksStore } from './webhooks-store';
 import type { Executor } from './rows';
@@ -26,12 +28,14 @@ export interface StoreSet {
   posts: PostsStore;
   reactions: ReactionsStore;
   preferences: PreferencesStore;
+  sidebar: SidebarStore;
   search: SearchStore;
   webhooks: WebhooksStore;
   config: ConfigStore;
   systems: SystemsStore;
   status: StatusStore;
   files: FilesStore;
+  threads: ThreadsStore;
 }
 
 declare const inTransaction: unique symbol;
@@ -110,12 +114,14 @@ function storeSet(executor: Executor, pool: boolean): StoreSet {
     posts: translating(new PostsStore(executor), pool),
     reactions: translating(new ReactionsStore(executor), pool),
     preferences: translating(new PreferencesStore(executor), pool),
+    sidebar: translating(new SidebarStore(executor), pool),
     search: translating(new SearchStore(executor), pool),
     webhooks: translating(new WebhooksStore(executor), pool),
     config: translating(new ConfigStore(executor), pool),
     systems: translating(new SystemsStore(executor), pool),
     status: translating(new StatusStore(executor), pool),
     files: translating(new FilesStore(executor), pool),
+    threads: translating(new ThreadsStore(executor), pool),
   };
 }
 

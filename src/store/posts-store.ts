@@ -92,6 +92,8 @@ export interface CursorQuery {
   includeDeleted: boolean;
   /** Rows to read past the page (the page's neighbour comes with it, saving a query); 0 when absent. */
   lookahead?: number;
+  /** Root posts only (collapsed reply threads): replies are neither read nor counted, nor neighbours. */
+  rootsOnly?: boolean;
 }
 
 type Direction = 'before' | 'after';
@@ -101,9 +103,15 @@ function live(q: Knex.QueryBuilder, includeDeleted: boolean): Knex.QueryBuilder 
   return includeDeleted ? q : q.where('delete_at', 0);
 }
 
+/** A channel's posts, or its root posts only (on the 016 index (channel_id, root_id, delete_at, create_at)). */
+function inChannel(db: Executor, channelId: string, rootsOnly: boolean): Knex.QueryBuilder {
+  const q = db('posts').where('channel_id', channelId);
+  return rootsOnly ? q.where('root_id', '') : q;
+}
+
 /** A channel's posts (live ones only unless `includeDeleted`), newest first, by (create_at, id). */
-function pageQuery(db: Executor, channelId: string, offset: number, limit: number, includeDeleted: boolean): Knex.QueryBuilder {
-  return live(db('posts').where('channel_id', channelId), includeDeleted)
+function pageQuery(db: Executor, channelId: string, offset: number, limit: number, includeDeleted: boolean, rootsOnly = false): Knex.QueryBuilder {
+  return live(inChannel(db, channelId, rootsOnly), includeDeleted)
     .orderBy([
       { column: 'create_at', order: 'desc' },
       { column: 'id', order: 'desc' },
@@ -113,13 +121,23 @@ function pageQuery(db: Executor, channelId: string, offset: number, limit: numbe
 }
 
 /** A channel's posts beyond an anchor in (create_at, id) order, nearest first. */
-function beyondQuery(db: Executor, channelId: string, createAt: number, id: string, offset: number, limit: number, direction: Direction, includeDeleted: boolean): Knex.QueryBuilder {
+function beyondQuery(
+  db: Executor,
+  channelId: string,
+  createAt: number,
+  id: string,
+  offset: number,
+  limit: number,
+  direction: Direction,
+  includeDeleted: boolean,
+  rootsOnly = false,
+): Knex.QueryBuilder {
   const op = direction === 'before' ? '<' : '>';
   const order = direction === 'before' ? 'desc' : 'asc';
   // (create_at, id) beyond the anchor, written with a plain bound on create_at first so both databases answer it
   // as an index range starting at the anchor: the cost does not grow with the posts between the anchor and the
   // newest one (an OR alone makes SQLite walk the channel from its newest post down).
-  return live(db('posts').where('channel_id', channelId), includeDeleted)
+  return live(inChannel(db, channelId, rootsOnly), includeDeleted)
     .where('create_at', `${op}=`, createAt)
     .where((w) => w.where('create_at', op, createAt).orWhere('id', op, id))
     .orderBy([
@@ -166,6 +184,14 @@ const sizedLiveBeyond = (direction: Direction) =>
   );
 const sizedLiveBefore = sizedLiveBeyond('before');
 const sizedLiveAfter = sizedLiveBeyond('after');
+// The same reads of live root posts only (collapsed reply threads: the apps' channel pages when it is on).
+const sizedLiveRootPage = prepared((db, channelId: string, offset: number, limit: number) => sized(pageQuery(db, channelId, offset, limit, false, true), db));
+const sizedLiveRootBeyond = (direction: Direction) =>
+  prepared((db, channelId: string, createAt: number, id: string, offset: number, limit: number) =>
+    sized(beyondQuery(db, channelId, createAt, id, offset, limit, direction, false, true), db),
+  );
+const sizedLiveRootBefore = sizedLiveRootBeyond('before');
+const sizedLiveRootAfter = sizedLiveRootBeyond('after');
 
 /** A page cut to a size budget, and the row past it (only what a neighbour needs: its props are not read). */
 export interface SizedPage {
@@ -312,7 +338,10 @@ export class PostsStore {
   async pageWithin(q: CursorQuery, maxChars: number): Promise<SizedPage> {
     const offset = q.page * q.perPage;
     const limit = q.perPage + 1;
-    const rows = q.includeDeleted ? await sized(pageQuery(this.db, q.channelId, offset, limit, true), this.db) : await sizedLivePage(this.db, q.channelId, offset, limit);
+    const rootsOnly = q.rootsOnly === true;
+    const rows = q.includeDeleted
+      ? await sized(pageQuery(this.db, q.channelId, offset, limit, true, rootsOnly), this.db)
+      : await (rootsOnly ? sizedLiveRootPage : sizedLivePage)(this.db, q.channelId, offset, limit);
     return this.within(rows, q.perPage, maxChars);
   }
 
@@ -320,9 +349,11 @@ export class PostsStore {
   async aroundWithin(q: CursorQuery, anchor: { create_at: number; id: string }, direction: Direction, maxChars: number): Promise<SizedPage> {
     const offset = q.page * q.perPage;
     const limit = q.perPage + 1;
+    const rootsOnly = q.rootsOnly === true;
+    const read = rootsOnly ? (direction === 'before' ? sizedLiveRootBefore : sizedLiveRootAfter) : direction === 'before' ? sizedLiveBefore : sizedLiveAfter;
     const rows = q.includeDeleted
-      ? await sized(beyondQuery(this.db, q.channelId, anchor.create_at, anchor.id, offset, limit, direction, true), this.db)
-      : await (direction === 'before' ? sizedLiveBefore : sizedLiveAfter)(this.db, q.channelId, anchor.create_at, anchor.id, offset, limit);
+      ? await sized(beyondQuery(this.db, q.channelId, anchor.create_at, anchor.id, offset, limit, direction, true, rootsOnly), this.db)
+      : await read(this.db, q.channelId, anchor.create_at, anchor.id, offset, limit);
     return this.within(rows, q.perPage, maxChars);
   }
 
@@ -370,7 +401,7 @@ export class PostsStore {
 
   /** Rows of the channel beyond the anchor in (create_at, id) order, nearest first. */
   private beyond(q: CursorQuery, anchor: { create_at: number; id: string }, direction: Direction): Knex.QueryBuilder {
-    return beyondQuery(this.db, q.channelId, anchor.create_at, anchor.id, q.page * q.perPage, q.perPage + (q.lookahead ?? 0), direction, q.includeDeleted);
+    return beyondQuery(this.db, q.channelId, anchor.create_at, anchor.id, q.page * q.perPage, q.perPage + (q.lookahead ?? 0), direction, q.includeDeleted, q.rootsOnly === true);
   }
 
   /** Every post changed after `since` (deleted ones too, so clients learn of deletions), oldest first, capped. */
@@ -387,10 +418,52 @@ export class PostsStore {
     return rows.map(mapPost);
   }
 
-  /** The id of the next live post beyond the anchor in the given direction, or '' at either end. */
-  async neighbourId(channelId: string, anchor: { create_at: number; id: string }, direction: 'before' | 'after'): Promise<string> {
-    const [row] = await this.beyond({ channelId, perPage: 1, page: 0, includeDeleted: false }, anchor, direction).select('id');
+  /**
+   * The root posts changed after `since` (deleted ones too, so clients learn of deletions) or whose threads had a
+   * reply after it (collapsed reply threads: the root is what the apps show of a thread, and Parley does not move a
+   * root's update time with its replies), newest first, capped. Each part is a range on its own index: the posts'
+   * (channel_id, update_at) and the threads' (channel_id, last_reply_at).
+   */
+  async rootsSince(channelId: string, since: number, limit: number): Promise<Post[]> {
+    const db = this.db;
+    const changed = db('posts').where('channel_id', channelId).where('update_at', '>', since).where('root_id', '').select('id');
+    const replied = db('threads').where('channel_id', channelId).where('last_reply_at', '>', since).select('post_id');
+    const rows = (await sized(
+      db('posts')
+        .whereIn('id', changed.union(replied))
+        .orderBy([{ column: 'create_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+        .limit(limit),
+      db,
+    )) as Row[];
+    await this.fillLargeProps(rows);
+    return rows.map(mapPost);
+  }
+
+  /** The id of the next live post (root post with `rootsOnly`) beyond the anchor in the given direction, or '' at either end. */
+  async neighbourId(channelId: string, anchor: { create_at: number; id: string }, direction: 'before' | 'after', rootsOnly = false): Promise<string> {
+    const [row] = await this.beyond({ channelId, perPage: 1, page: 0, includeDeleted: false, rootsOnly }, anchor, direction).select('id');
     return row ? str(row.id) : '';
+  }
+
+  /**
+   * The oldest live post (root post with `rootsOnly`) created after `time` (a member's last_viewed_at: their first
+   * unread post), or undefined: one range probe on the (channel_id, delete_at, create_at) index (the 016 one for roots).
+   */
+  async firstAfter(channelId: string, time: number, rootsOnly = false): Promise<Post | undefined> {
+    const [row] = await sized(
+      inChannel(this.db, channelId, rootsOnly)
+        .where({ delete_at: 0 })
+        .where('create_at', '>', time)
+        .orderBy([
+          { column: 'create_at', order: 'asc' },
+          { column: 'id', order: 'asc' },
+        ])
+        .limit(1),
+      this.db,
+    );
+    if (!row) return undefined;
+    await this.fillLargeProps([row as Row]);
+    return mapPost(row as Row);
   }
 
   /** The channel's last change time: cheap on the (channel_id, update_at) index, and the basis of its ETag. */

@@ -34,6 +34,11 @@ export class PreferencesStore {
     for (const k of keys) await this.db(TABLE).where({ user_id: userId, category: k.category, name: k.name }).delete();
   }
 
+  /** Deletes the user's preferences of one category with these names, a few hundred per statement. */
+  async deleteNames(userId: string, category: string, names: string[]): Promise<void> {
+    for (let i = 0; i < names.length; i += 200) await this.db(TABLE).where({ user_id: userId, category }).whereIn('name', names.slice(i, i + 200)).delete();
+  }
+
   async all(userId: string): Promise<Preference[]> {
     const rows = await this.db(TABLE).where({ user_id: userId }).orderBy([{ column: 'category' }, { column: 'name' }]);
     return (rows as Row[]).map(mapPreference);

@@ -85,6 +85,12 @@ export class TeamsStore {
     return rows.map(mapTeam);
   }
 
+  /** Every team membership row of the user (left teams included), by team id, at most `limit` (on the user_id index). */
+  async membershipsOfUser(userId: string, limit: number): Promise<TeamMember[]> {
+    const rows = await this.db('team_members').where({ user_id: userId }).orderBy('team_id').limit(limit);
+    return (rows as Row[]).map(mapTeamMember);
+  }
+
   async insertMember(m: { team_id: string; user_id: string; scheme_admin: boolean; create_at: number }): Promise<void> {
     await this.db('team_members').insert({ ...m, scheme_user: true, roles: '', delete_at: 0 });
   }

@@ -1,11 +1,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import OpenAPIBackend, { type Context, type Document, type Request as RouteRequest } from 'openapi-backend';
-import { AppError } from '../model';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import OpenAPIBackend, { type Context, type Document } from 'openapi-backend';
+import { AppError, type Session } from '../model';
 import { bootSettings, loadBootConfig } from '../config/load';
-import { tokenFromRequest } from '../http/auth';
-import { readBody } from '../http/body';
+import { csrfError, findToken, passesCsrfCheck } from '../http/auth';
+import { discardRest } from '../http/body';
+import { methodNotAllowed, readCheckedInput, routeNotFound } from '../http/request-input';
+import { RouteTable, type Route, type Spec } from '../http/route-table';
 import { stampResponse } from '../http/stamp';
+import { Validators } from '../http/validation';
 import { hookIdFromUrl, receivePayload, writeOk } from '../http/webhook-endpoint';
 import { writeError, writeJson } from '../http/writer';
 import { newId } from '../lib/ids';
@@ -13,7 +17,6 @@ import { baseUrl, parseListen } from '../lib/listen';
 import { loadSpec } from '../spec';
 import { reservedPropsProblems } from '../webhook/reserved-props';
 import { createPayloadValidator } from '../webhook/validate';
-import { routerErrorHandlers } from '../http/router-errors';
 
 export interface MockOptions {
   /** Listen address, e.g. "127.0.0.1:0"; default: ServiceSettings.ListenAddress (MM_SERVICESETTINGS_LISTENADDRESS, ":8065"). */
@@ -40,13 +43,12 @@ interface Args {
 
 type Operation = NonNullable<ReturnType<OpenAPIBackend['getOperation']>>;
 
-const JSON_TYPE = /^application\/(.+\+)?json\s*(;|$)/i;
-const NO_BODY = new Set(['GET', 'HEAD', 'DELETE']);
 const STAMPED = new Set(['x-request-id', 'x-version-id']);
 
 /** Reads a request body to its end and drops it. */
 function drain(req: http.IncomingMessage): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (req.complete) return resolve();
     req.on('end', resolve);
     req.on('error', reject);
     req.resume();
@@ -72,45 +74,50 @@ function mockHeaders(operation: Operation, code: string): Record<string, string>
   return out;
 }
 
-/** Query parameters the operation declares; the rest are dropped, as the server ignores them (Client4 sends extras). */
-function declaredQuery(operation: Operation | undefined, query: Record<string, string | string[]>): Record<string, string | string[]> {
-  if (!operation) return query;
-  const names = new Set(
-    ((operation.parameters ?? []) as Array<{ in?: string; name?: string }>).filter((p) => p.in === 'query').map((p) => p.name),
-  );
-  return Object.fromEntries(Object.entries(query).filter(([name]) => names.has(name)));
-}
-
-function queryObject(params: URLSearchParams): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const key of new Set(params.keys())) {
-    const values = params.getAll(key);
-    out[key] = values.length === 1 ? values[0] : values;
-  }
-  return out;
-}
-
-function invalidParams(c: Context): AppError {
-  const detail = (c.validation.errors ?? [])
-    .map((e) => `${e.instancePath || '(request)'} ${e.message ?? ''}`.trim())
-    .join('; ');
-  return new AppError('api.context.invalid_param.app_error', `Invalid or missing parameters: ${detail}`.slice(0, 500), 400, detail);
+/** A spec path template as an Express route: /users/{user_id} -> /users/:user_id. */
+export function expressPath(template: string): string {
+  return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ':$1');
 }
 
 /**
- * The mock's request listener. Every operation of the spec answers its first 2xx response with a body
- * openapi-backend mocks from the schema (or the spec's example); requests are checked against the spec first
- * (400/401 as AppError, unknown query parameters ignored as the server does). POST /hooks/{hook_id} runs the
- * server's own intake (read → decode → validate), so a payload gets the server's exact answer; any well-formed
- * hook key is taken to exist.
+ * The server's precedence as an order of registration: Express takes the first route that matches, the server a
+ * literal segment before a parameter at each level (`/users/login` before `/users/{user_id}`, falling back to the
+ * parameter when the literal branch has no such operation). Sorting the paths segment by segment, literals before
+ * parameters, lists them in the order the server's walk tries them.
+ */
+export function byServerPrecedence(a: string, b: string): number {
+  const x = a.split('/');
+  const y = b.split('/');
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const px = x[i].startsWith('{');
+    const py = y[i].startsWith('{');
+    if (px !== py) return px ? 1 : -1;
+    if (!px && x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+  }
+  return x.length - y.length;
+}
+
+/**
+ * The mock's request listener, an Express app. Express routes each request, one route per operation of the spec
+ * (registered in the server's precedence, so a path matches the same operation as on the server, and a path known
+ * with other methods only is a 405); each route runs the server's own request stages (the session per the spec's
+ * `security`, any token standing for a session; the CSRF rule; parameters and body through
+ * src/http/request-input.ts), so a bad request gets the server's AppError; then the handler openapi-backend's
+ * registry binds to the operationId answers its first 2xx response, with a body openapi-backend mocks from the
+ * schema (or the spec's example). POST /hooks/{hook_id} runs the server's own intake (read → decode → validate), so
+ * a payload gets the server's exact answer; any well-formed hook key is taken to exist.
  */
 export async function createMockListener(options: Omit<MockOptions, 'listen'> = {}): Promise<http.RequestListener> {
   const spec = options.spec ?? loadSpec();
-  const settings = bootSettings(loadBootConfig(options.env ?? process.env)).ServiceSettings;
+  const { ServiceSettings: settings } = bootSettings(loadBootConfig(options.env ?? process.env));
   const log = options.log ?? (() => undefined);
   const validatePayload = createPayloadValidator(spec);
+  const table = new RouteTable(spec as unknown as Spec);
+  const validators = new Validators(spec as unknown as Spec, table.routes);
 
-  const api = new OpenAPIBackend({ definition: structuredClone(spec) as unknown as Document, quick: true, validate: true, coerceTypes: true });
+  // openapi-backend: the operations and their mock answers; its own routing and validation are not used (Express
+  // routes, the server's stages validate).
+  const api = new OpenAPIBackend({ definition: structuredClone(spec) as unknown as Document, quick: true, validate: false });
   await api.init();
   const mockHandler = async (c: Context, { res }: Args) => {
     const operationId = c.operation.operationId as string;
@@ -130,19 +137,7 @@ export async function createMockListener(options: Omit<MockOptions, 'listen'> = 
     const { status, mock } = api.mockResponseForOperation(operationId, code ? { code: Number(code) } : {});
     writeJson(res, status, mock);
   };
-  const register: Record<string, typeof mockHandler> = {};
-  for (const operation of api.getOperations()) {
-    if (operation.operationId) register[operation.operationId] = mockHandler;
-  }
-  api.register({
-    ...register,
-    ...routerErrorHandlers,
-    validationFail: async (c: Context) => {
-      throw invalidParams(c);
-    },
-  });
-  // Any token will do: the mock has no sessions, but a client that forgets to send one gets the server's 401.
-  api.registerSecurityHandler('bearerAuth', (_c: Context, { req }: Args) => tokenFromRequest(req) !== null);
+  api.register(Object.fromEntries(table.routes.map((route) => [route.operationId, mockHandler])));
 
   const hook = async (req: http.IncomingMessage, res: http.ServerResponse, hookId: string): Promise<string[]> => {
     const payload = await receivePayload(req, hookId, {
@@ -155,45 +150,69 @@ export async function createMockListener(options: Omit<MockOptions, 'listen'> = 
     return reservedPropsProblems(payload).map((p) => `warning: ${p.path.slice(1).replace(/\//g, '.')}: ${p.message}`);
   };
 
-  const route = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://mock.invalid');
-    let body: unknown;
-    const multipart = /^multipart\/form-data\s*(;|$)/i.test(req.headers['content-type'] ?? '');
-    if (multipart) {
+  const serve = (route: Route) => {
+    const operation = api.getOperation(route.operationId) as Operation;
+    const handler = api.handlers[route.operationId] as (c: Context, args: Args) => Promise<void>;
+    const upload = Boolean(route.operation.requestBody?.content?.['multipart/form-data']);
+    return async (req: Request, res: Response): Promise<void> => {
+      res.locals.upload = upload;
+      // The session before the body (the server's 401 for an operation whose `security` requires one), then the
+      // CSRF rule for a cookie-borne token (any X-CSRF-Token stands for the session's).
+      const found = findToken(req);
+      if (!found && route.needsSession) throw AppError.unauthorized();
+      const sentCsrf = req.headers['x-csrf-token'];
+      const session = { csrfToken: typeof sentCsrf === 'string' ? sentCsrf : '' } as Session;
+      if (found && !passesCsrfCheck(req, session, found.fromCookie, settings.ExperimentalStrictCSRFEnforcement)) throw csrfError();
+      const url = req.originalUrl;
+      const q = url.indexOf('?');
+      const params = { ...req.params } as Record<string, string>;
+      const input = await readCheckedInput(req, validators.for(route.operationId), params, q < 0 ? '' : url.slice(q + 1), settings.MaximumPayloadSizeBytes);
       // An upload (UploadFile): the mock keeps nothing, so its bytes are read and dropped, never held.
-      await drain(req);
-      body = {};
-    } else if (!NO_BODY.has(req.method ?? 'GET')) {
-      const raw = await readBody(req, settings.MaximumPayloadSizeBytes);
-      const contentType = req.headers['content-type'] ?? '';
-      if (raw.length > 0 && (contentType === '' || JSON_TYPE.test(contentType))) {
-        try {
-          body = JSON.parse(raw.toString('utf8'));
-        } catch (err) {
-          throw AppError.badRequest('api.context.invalid_body_param.app_error', 'The request body is not valid JSON.', (err as Error).message);
-        }
-      }
-    }
-    const request: RouteRequest = { method: req.method ?? 'GET', path: url.pathname, headers: req.headers as never, query: queryObject(url.searchParams), body };
-    request.query = declaredQuery(api.matchOperation(request), request.query as Record<string, string | string[]>);
-    await api.handleRequest(request, { req, res } satisfies Args);
+      if (input.streamed) await drain(req);
+      const request = { method: req.method, path: req.path, headers: req.headers, params, query: input.query, requestBody: input.body, body: input.body, cookies: {} };
+      await handler({ api, operation, request, validation: { valid: true, errors: null }, security: {}, response: undefined } as unknown as Context, { req, res });
+    };
   };
 
-  return (req, res) => {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.use((req: Request, res: Response, next: NextFunction) => {
     const requestId = stampResponse(res);
-    const url = req.url ?? '/';
-    const isHook = req.method === 'POST' && url.startsWith('/hooks/');
-    const work = isHook ? hook(req, res, hookIdFromUrl(url)) : route(req, res).then(() => []);
-    void work
-      .catch((err: unknown) => {
-        writeError(res, err, requestId);
-        return [];
-      })
-      .then((warnings) => {
-        log(`${req.method} ${isHook ? '/hooks/{hook_id}' : url.split('?')[0]} ${res.statusCode}`);
-        for (const warning of warnings) log(`  ${warning}`);
-      });
-  };
+    res.locals.requestId = requestId;
+    const warnings: string[] = [];
+    res.locals.warnings = warnings;
+    const isHook = req.method === 'POST' && req.url.startsWith('/hooks/');
+    res.on('finish', () => {
+      log(`${req.method} ${isHook ? '/hooks/{hook_id}' : req.originalUrl.split('?')[0]} ${res.statusCode}`);
+      for (const warning of warnings) log(`  ${warning}`);
+    });
+    if (!isHook) {
+      if (req.method === 'GET') res.setHeader('Expires', '0');
+      next();
+      return;
+    }
+    hook(req, res, hookIdFromUrl(req.url)).then((w) => warnings.push(...w), next);
+  });
+
+  // Case-sensitive and strict (a trailing slash is another path), as the server's route table.
+  const router = express.Router({ caseSensitive: true, strict: true });
+  const routes = [...table.routes].sort((a, b) => byServerPrecedence(a.path, b.path));
+  for (const route of routes) router[route.method.toLowerCase() as 'get' | 'put' | 'post' | 'delete' | 'patch'](expressPath(route.path), serve(route));
+  // A path the spec has, with another method: 405. Registered after every operation, so a literal path that lacks the
+  // method still falls back to a parameter path that has it (GET /users/login is GetUser), as on the server.
+  for (const path of new Set(routes.map((r) => r.path))) router.all(expressPath(path), () => Promise.reject(methodNotAllowed()));
+  app.use(router);
+  app.use(() => Promise.reject(routeNotFound()));
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    // Express could not decode a path parameter (a malformed %-escape): the server keeps it as sent, and it fails
+    // the parameter's schema.
+    const refused = err instanceof URIError ? new AppError('api.context.invalid_param.app_error', `Invalid or missing parameters: ${err.message}`, 400) : err;
+    // An upload refused before its body was read (401, a bad parameter): the rest is dropped, not read.
+    if (res.locals.upload && !req.complete && req.listenerCount('data') === 0) discardRest(req);
+    writeError(res, refused, res.locals.requestId as string);
+  });
+  return app as unknown as http.RequestListener;
 }
 
 /** Starts the mock on `listen` (default: the configured ListenAddress, ":8065"). */

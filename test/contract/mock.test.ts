@@ -33,6 +33,15 @@ function responseValidator(path: string, method: string, code: string): Validate
   return ajv.compile({ $ref: `spec#${at}/content/application~1json/schema` });
 }
 
+/** A path with its parameters filled in: an id, or a number where the parameter is one (a timestamp). */
+function fillPath(path: string, op: Json): string {
+  const params = [...(spec.paths[path].parameters ?? []), ...(op.parameters ?? [])].map(deref);
+  return path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const type = params.find((p) => p.in === 'path' && p.name === name)?.schema?.type;
+    return type === 'integer' || type === 'number' ? '1' : ID;
+  });
+}
+
 let mock: MockServer;
 const mockLog: string[] = [];
 beforeAll(async () => {
@@ -60,7 +69,7 @@ describe('operations', () => {
     const answer = await call(
       mock.url,
       method.toUpperCase(),
-      path.replace(/\{[^}]+\}/g, ID),
+      fillPath(path, op),
       { Authorization: 'Bearer mock', ...(form ? { 'Content-Type': 'multipart/form-data; boundary=b' } : body === undefined ? {} : { 'Content-Type': 'application/json' }) },
       form ?? (body === undefined ? undefined : JSON.stringify(body)),
     );
@@ -112,17 +121,80 @@ describe('operations', () => {
   });
 });
 
+// The real server beside the mock: the same requests to both get the same answers.
+let server: TestServer;
+let world: World;
+beforeAll(async () => {
+  server = await startTestServer();
+  world = await createWorld(server);
+});
+afterAll(() => server.close());
+
+describe('bad requests: the mock answers as the real server does', () => {
+  const deep = (levels: number) => `{"channel_id":"${ID}","message":"deep","props":{"x":${'['.repeat(levels)}${']'.repeat(levels)}}}`;
+  interface BadRequest {
+    name: string;
+    method: string;
+    path: string;
+    /** Sent with a session (the server's token, any token for the mock), as JSON unless headers say otherwise. */
+    session?: 'header' | 'cookie' | 'none';
+    headers?: Record<string, string>;
+    body?: string;
+    status: number;
+    id: string;
+    /** The message differs (see the case). */
+    sameMessage?: false;
+  }
+  const cases: BadRequest[] = [
+    { name: 'no session where the spec requires one', method: 'GET', path: '/api/v4/users/me', session: 'none', status: 401, id: 'api.context.session_expired.app_error' },
+    { name: 'no session, and a bad body: the 401 comes first', method: 'POST', path: '/api/v4/posts', session: 'none', body: '{"message":', status: 401, id: 'api.context.session_expired.app_error' },
+    { name: 'a cookie session without the CSRF header', method: 'POST', path: '/api/v4/posts', session: 'cookie', body: JSON.stringify({ channel_id: ID, message: 'hi' }), status: 401, id: 'api.context.session_expired.app_error' },
+    { name: 'a path parameter that is not an id', method: 'GET', path: '/api/v4/channels/not-an-id', status: 400, id: 'api.context.invalid_param.app_error' },
+    { name: 'a literal path without the method falls back to a parameter', method: 'GET', path: '/api/v4/users/login', status: 400, id: 'api.context.invalid_param.app_error' },
+    { name: 'a query parameter of the wrong type', method: 'GET', path: `/api/v4/channels/${ID}/posts?page=abc`, status: 400, id: 'api.context.invalid_param.app_error' },
+    { name: 'a query parameter below its minimum', method: 'GET', path: `/api/v4/channels/${ID}/posts?per_page=-1`, status: 400, id: 'api.context.invalid_param.app_error' },
+    { name: 'an int64 beyond what JavaScript holds exactly', method: 'GET', path: `/api/v4/channels/${ID}/posts?since=99999999999999999999`, status: 400, id: 'api.context.invalid_param.app_error' },
+    { name: 'a required body field missing', method: 'POST', path: '/api/v4/posts', body: JSON.stringify({ message: 'no channel' }), status: 400, id: 'api.context.invalid_param.app_error' },
+    { name: 'a body field of the wrong type', method: 'POST', path: '/api/v4/posts', body: JSON.stringify({ channel_id: ID, message: 5 }), status: 400, id: 'api.context.invalid_param.app_error' },
+    { name: 'a body that is not an object', method: 'POST', path: '/api/v4/posts', body: '["hi"]', status: 400, id: 'api.context.invalid_param.app_error' },
+    { name: 'a body that is not JSON', method: 'POST', path: '/api/v4/posts', body: '{"message":', status: 400, id: 'api.context.invalid_body_param.app_error' },
+    { name: 'a body nested deeper than 256 levels', method: 'POST', path: '/api/v4/posts', body: deep(300), status: 400, id: 'api.context.invalid_body_param.app_error' },
+    { name: 'no body where one is required', method: 'POST', path: '/api/v4/posts', status: 400, id: 'api.context.invalid_body_param.app_error' },
+    { name: 'a text/plain body', method: 'POST', path: '/api/v4/posts', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify({ channel_id: ID, message: 'hi' }), status: 415, id: 'api.context.invalid_body_param.app_error' },
+    { name: 'a form body', method: 'POST', path: '/api/v4/posts', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'message=hi', status: 415, id: 'api.context.invalid_body_param.app_error' },
+    { name: 'a body over MaximumPayloadSizeBytes', method: 'POST', path: '/api/v4/posts', body: JSON.stringify({ channel_id: ID, message: 'x'.repeat(300_001) }), status: 413, id: 'api.context.request_body_too_large.app_error' },
+    { name: 'an unknown path', method: 'GET', path: '/api/v4/nothing/here', status: 404, id: 'api.context.404.app_error' },
+    { name: 'a trailing slash', method: 'GET', path: '/api/v4/system/ping/', status: 404, id: 'api.context.404.app_error' },
+    { name: 'a path in another case', method: 'GET', path: '/api/v4/System/ping', status: 404, id: 'api.context.404.app_error' },
+    { name: 'a method the path does not have', method: 'DELETE', path: '/api/v4/system/ping', status: 405, id: 'api.context.405.app_error' },
+    // Express decodes path parameters itself and refuses a malformed escape; the server keeps it as sent and its
+    // schema refuses it: the same status and id, in other words.
+    { name: 'a malformed %-escape in a path parameter', method: 'GET', path: '/api/v4/channels/%zz', status: 400, id: 'api.context.invalid_param.app_error', sameMessage: false },
+  ];
+
+  test.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    const ask = (base: string, token: string) => {
+      const session = c.session ?? 'header';
+      const headers: Record<string, string> = {
+        ...(c.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        ...(session === 'header' ? { Authorization: `Bearer ${token}` } : session === 'cookie' ? { Cookie: `MMAUTHTOKEN=${token}` } : {}),
+        ...c.headers,
+      };
+      return call(base, c.method, c.path, headers, c.body);
+    };
+    const answers = { real: await ask(server.url, world.member.token), mock: await ask(mock.url, 'anytoken') };
+    for (const answer of Object.values(answers)) expectAppError(answer, c.status, c.id);
+    const summary = (a: RawAnswer) => ({ status: a.status, type: a.headers['content-type'], id: a.json.id, ...(c.sameMessage === false ? {} : { message: a.json.message }) });
+    expect(summary(answers.mock)).toEqual(summary(answers.real));
+  });
+});
+
 describe('POST /hooks/{hook_id}: the mock answers as the real server does', () => {
-  let server: TestServer;
-  let world: World;
   let hookKey: string;
   beforeAll(async () => {
-    server = await startTestServer();
-    world = await createWorld(server);
     const hook = await world.admin.api.post('/api/v4/hooks/incoming', { channel_id: world.townSquareId, display_name: 'Parity' }).expect(201);
     hookKey = hook.body.id;
   });
-  afterAll(() => server.close());
 
   const json = { 'Content-Type': 'application/json' };
   const form = { 'Content-Type': 'application/x-www-form-urlencoded' };

@@ -119,6 +119,33 @@ async function ownPreference(actor: Actor): Promise<string> {
   return 'matrix';
 }
 
+/** The id of one of the actor's sidebar categories on the fixture's team: a default one, or a new custom one. */
+function category(actor: Actor, type: 'favorites' | 'channels'): string {
+  return `${type}_${actor.id}_${world.teamId}`;
+}
+async function customCategory(actor: Actor): Promise<string> {
+  const body = { user_id: actor.id, team_id: world.teamId, display_name: 'matrix' };
+  return (await actor.api.post(`/api/v4/users/${actor.id}/teams/${world.teamId}/channels/categories`, body).expect(200)).body.id;
+}
+/** The actor's category order on the fixture's team, as it is now (a valid body for setting it). */
+async function categoryOrder(actor: Actor): Promise<string[]> {
+  return (await actor.api.get(`/api/v4/users/${actor.id}/teams/${world.teamId}/channels/categories/order`).expect(200)).body;
+}
+const categoryBody = (actor: Actor, type: 'favorites' | 'channels') => ({ id: category(actor, type), user_id: actor.id, team_id: world.teamId, type, display_name: type, sorting: '', channel_ids: [] });
+
+/** A thread the actor follows: a root post of theirs (in town square unless said) with a reply of theirs. */
+async function ownThread(actor: Actor, channelId = world.townSquareId): Promise<string> {
+  const root = (await actor.api.post('/api/v4/posts', { channel_id: channelId, message: 'thread' }).expect(201)).body.id as string;
+  await actor.api.post('/api/v4/posts', { channel_id: channelId, message: 'reply', root_id: root }).expect(201);
+  return root;
+}
+
+/** The admin's thread in a channel, as SetThreadUnreadByPostId's thread and post (its root). */
+async function threadAndRoot(channelId: string): Promise<{ thread_id: string; post_id: string }> {
+  const root = await ownThread(world.admin, channelId);
+  return { thread_id: root, post_id: root };
+}
+
 async function freshUser(): Promise<Actor> {
   return createUser(server, world.admin, { username: unique('fresh') });
 }
@@ -130,6 +157,9 @@ const rows: Record<string, Row[]> = {
   GetClientConfig: [{ name: 'format=old', call: () => ({ query: '?format=old' }), member: 'ok' }],
   GetClientLicense: [{ name: 'format=old', call: () => ({ query: '?format=old' }), member: 'ok' }],
   GetServerLimits: [{ name: 'the limits', call: () => ({}), member: 'ok' }],
+  GetRolesByNames: [{ name: 'the system and team roles', call: () => ({ body: ['system_admin', 'system_user', 'team_user'] }), member: 'ok' }],
+  GetRoleByName: [{ name: 'system_admin', call: () => ({ params: { role_name: 'system_admin' } }), member: 'ok' }],
+  GetRole: [{ name: 'system_admin, by id', call: async () => ({ params: { role_id: (await world.admin.api.get('/api/v4/roles/name/system_admin').expect(200)).body.id } }), member: 'ok' }],
   CreateUser: [{ name: 'a new user (open server off)', call: () => ({ body: { username: unique('new'), email: `${unique('new')}@example.com`, password: 'Passw0rd!' } }), member: 403, errorId: 'api.user.create_user.no_open_server' }],
   GetUsers: [
     { name: 'all users', call: () => ({}), member: 'ok' },
@@ -165,6 +195,18 @@ const rows: Record<string, Row[]> = {
   GetTeamMembers: [
     { name: 'of their team', call: () => ({ params: { team_id: world.teamId } }), member: 'ok' },
     { name: 'of a team they are not in', call: () => ({ params: { team_id: otherTeamId } }), member: 403 },
+  ],
+  GetTeamMembersForUser: [
+    { name: 'their own', call: () => ({ params: { user_id: 'me' } }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: world.admin.id } }), member: 403 },
+  ],
+  GetChannelsForUser: [
+    { name: 'their own, in all teams', call: () => ({ params: { user_id: 'me' } }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: world.admin.id } }), member: 403 },
+  ],
+  GetChannelMembersWithTeamDataForUser: [
+    { name: 'their own, all at once', call: () => ({ params: { user_id: 'me' }, query: '?page=-1&per_page=60' }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: world.admin.id } }), member: 403 },
   ],
   GetTeamsForUser: [
     { name: 'their own', call: () => ({ params: { user_id: 'me' } }), member: 'ok' },
@@ -205,6 +247,19 @@ const rows: Record<string, Row[]> = {
   GetPublicChannelsForTeam: [
     { name: 'of their team', call: () => ({ params: { team_id: world.teamId } }), member: 'ok' },
     { name: 'of a team they are not in', call: () => ({ params: { team_id: otherTeamId } }), member: 403 },
+  ],
+  AutocompleteChannelsForTeam: [
+    { name: 'in their team', call: () => ({ params: { team_id: world.teamId }, query: '?name=town' }), member: 'ok' },
+    { name: 'in a team they are not in', call: () => ({ params: { team_id: otherTeamId }, query: '?name=town' }), member: 403 },
+  ],
+  AutocompleteChannelsForTeamForSearch: [
+    { name: 'in their team', call: () => ({ params: { team_id: world.teamId }, query: '?name=town' }), member: 'ok' },
+    { name: 'in a team they are not in', call: () => ({ params: { team_id: otherTeamId }, query: '?name=town' }), member: 403 },
+  ],
+  SearchChannels: [
+    { name: 'in their team', call: () => ({ params: { team_id: world.teamId }, body: { term: 'town' } }), member: 'ok' },
+    // Mattermost's answer to a caller outside the team: its missing team member.
+    { name: 'in a team they are not in', call: () => ({ params: { team_id: otherTeamId }, body: { term: 'town' } }), member: 404, errorId: 'app.team.get_member.missing.app_error' },
   ],
   GetChannelByName: [
     { name: 'town-square', call: () => ({ params: { team_id: world.teamId, channel_name: 'town-square' } }), member: 'ok' },
@@ -305,9 +360,80 @@ const rows: Record<string, Row[]> = {
     { name: 'their own', call: async (who) => ({ params: { user_id: 'me', category: await ownPreference(me(who)), preference_name: 'matrix' } }), member: 'ok' },
     { name: "another user's", call: async () => ({ params: { user_id: outsider.id, category: await ownPreference(outsider), preference_name: 'matrix' } }), member: 403 },
   ],
+  GetSidebarCategoriesForTeamForUser: [
+    { name: 'their own', call: () => ({ params: { user_id: 'me', team_id: world.teamId } }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: world.admin.id, team_id: world.teamId } }), member: 403 },
+    { name: 'their own, on a team they are not in', call: () => ({ params: { user_id: 'me', team_id: otherTeamId } }), member: 403 },
+  ],
+  CreateSidebarCategoryForTeamForUser: [
+    { name: 'their own', call: (who) => ({ params: { user_id: 'me', team_id: world.teamId }, body: { user_id: me(who).id, team_id: world.teamId, display_name: 'matrix' } }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: world.admin.id, team_id: world.teamId }, body: { user_id: world.admin.id, team_id: world.teamId, display_name: 'matrix' } }), member: 403 },
+  ],
+  UpdateSidebarCategoriesForTeamForUser: [
+    { name: 'their own', call: (who) => ({ params: { user_id: 'me', team_id: world.teamId }, body: [categoryBody(me(who), 'channels')] }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: world.admin.id, team_id: world.teamId }, body: [categoryBody(world.admin, 'channels')] }), member: 403 },
+  ],
+  GetSidebarCategoryOrderForTeamForUser: [
+    { name: 'their own', call: () => ({ params: { user_id: 'me', team_id: world.teamId } }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: world.admin.id, team_id: world.teamId } }), member: 403 },
+  ],
+  UpdateSidebarCategoryOrderForTeamForUser: [
+    { name: 'their own', call: async (who) => ({ params: { user_id: 'me', team_id: world.teamId }, body: await categoryOrder(me(who)) }), member: 'ok' },
+    { name: "another user's", call: async () => ({ params: { user_id: world.admin.id, team_id: world.teamId }, body: await categoryOrder(world.admin) }), member: 403 },
+  ],
+  GetSidebarCategoryForTeamForUser: [
+    { name: 'their own', call: (who) => ({ params: { user_id: 'me', team_id: world.teamId, category_id: category(me(who), 'favorites') } }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: world.admin.id, team_id: world.teamId, category_id: category(world.admin, 'favorites') } }), member: 403 },
+  ],
+  UpdateSidebarCategoryForTeamForUser: [
+    { name: 'their own', call: (who) => ({ params: { user_id: 'me', team_id: world.teamId, category_id: category(me(who), 'favorites') }, body: categoryBody(me(who), 'favorites') }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: world.admin.id, team_id: world.teamId, category_id: category(world.admin, 'favorites') }, body: categoryBody(world.admin, 'favorites') }), member: 403 },
+  ],
+  RemoveSidebarCategoryForTeamForUser: [
+    { name: 'their own custom one', call: async (who) => ({ params: { user_id: 'me', team_id: world.teamId, category_id: await customCategory(me(who)) } }), member: 'ok' },
+    { name: "another user's custom one", call: async () => ({ params: { user_id: world.admin.id, team_id: world.teamId, category_id: await customCategory(world.admin) } }), member: 403 },
+  ],
   GetFlaggedPostsForUser: [
     { name: 'their own', call: () => ({ params: { user_id: 'me' } }), member: 'ok' },
     { name: "another user's", call: () => ({ params: { user_id: outsider.id } }), member: 403 },
+  ],
+  GetUserThreads: [
+    { name: 'their own, in their team', call: () => ({ params: { user_id: 'me', team_id: world.teamId } }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: world.admin.id, team_id: world.teamId } }), member: 403 },
+    { name: 'their own, in a team they are not in', call: () => ({ params: { user_id: 'me', team_id: otherTeamId } }), member: 403 },
+  ],
+  GetUserThread: [
+    { name: 'their own thread', call: async (who) => ({ params: { user_id: 'me', team_id: world.teamId, thread_id: await ownThread(me(who)) } }), member: 'ok' },
+    { name: "another user's", call: async () => ({ params: { user_id: world.admin.id, team_id: world.teamId, thread_id: await ownThread(world.admin) } }), member: 403 },
+    // The admin reads the channel but follows no thread there: 404 for them.
+    { name: 'in a private channel they are not in', call: () => ({ params: { user_id: 'me', team_id: world.teamId, thread_id: privatePostId } }), member: 403, adminOk: false },
+  ],
+  StartFollowingThread: [
+    { name: 'a thread in town square', call: () => ({ params: { user_id: 'me', team_id: world.teamId, thread_id: adminPostId } }), member: 'ok' },
+    { name: 'a thread in a private channel they are not in', call: () => ({ params: { user_id: 'me', team_id: world.teamId, thread_id: privatePostId } }), member: 403 },
+    { name: "for another user", call: () => ({ params: { user_id: outsider.id, team_id: world.teamId, thread_id: adminPostId } }), member: 403 },
+  ],
+  StopFollowingThread: [
+    { name: 'a thread in town square', call: () => ({ params: { user_id: 'me', team_id: world.teamId, thread_id: adminPostId } }), member: 'ok' },
+    { name: 'a thread in a private channel they are not in', call: () => ({ params: { user_id: 'me', team_id: world.teamId, thread_id: privatePostId } }), member: 403 },
+  ],
+  UpdateThreadReadForUser: [
+    { name: 'a thread in town square', call: async () => ({ params: { user_id: 'me', team_id: world.teamId, thread_id: await ownThread(world.admin), timestamp: String(Date.now()) } }), member: 'ok' },
+    { name: 'a thread in a private channel they are not in', call: async () => ({ params: { user_id: 'me', team_id: world.teamId, thread_id: await ownThread(world.admin, privateId), timestamp: '1' } }), member: 403 },
+  ],
+  UpdateThreadsReadForUser: [
+    { name: 'their own, in their team', call: () => ({ params: { user_id: 'me', team_id: world.teamId } }), member: 'ok' },
+    { name: 'their own, in a team they are not in', call: () => ({ params: { user_id: 'me', team_id: otherTeamId } }), member: 403 },
+    { name: "another user's", call: () => ({ params: { user_id: outsider.id, team_id: world.teamId } }), member: 403 },
+  ],
+  SetThreadUnreadByPostId: [
+    { name: 'a thread in town square', call: async () => ({ params: { user_id: 'me', team_id: world.teamId, ...(await threadAndRoot(world.townSquareId)) } }), member: 'ok' },
+    { name: 'a thread in a private channel they are not in', call: async () => ({ params: { user_id: 'me', team_id: world.teamId, ...(await threadAndRoot(privateId)) } }), member: 403 },
+  ],
+  GetPostsAroundLastUnread: [
+    { name: 'their own, in town square', call: () => ({ params: { user_id: 'me', channel_id: world.townSquareId } }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: world.admin.id, channel_id: world.townSquareId } }), member: 403 },
+    { name: 'their own, in a private channel they are not in', call: () => ({ params: { user_id: 'me', channel_id: privateId } }), member: 403 },
   ],
   SearchPosts: [
     { name: 'their team', call: () => ({ params: { team_id: world.teamId }, body: { terms: 'post' } }), member: 'ok' },

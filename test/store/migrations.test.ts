@@ -2,7 +2,7 @@ import { migrate, rollbackAll } from '../../src/store/db';
 import { migrationConfig } from '../../src/store/migrations';
 import { channelWithMembers, makeChannel, makePost, makeTeam, makeUser, makeWebhook, writePosts, forEachDatabase } from './fixtures';
 
-const TABLES = ['users', 'sessions', 'user_access_tokens', 'teams', 'team_members', 'channels', 'channel_members', 'posts', 'incoming_webhooks', 'configurations', 'reactions', 'file_info', 'preferences'];
+const TABLES = ['users', 'sessions', 'user_access_tokens', 'teams', 'team_members', 'channels', 'channel_members', 'posts', 'incoming_webhooks', 'configurations', 'reactions', 'file_info', 'preferences', 'sidebar_categories', 'sidebar_channels', 'threads', 'thread_memberships'];
 
 forEachDatabase((h) => {
   async function existing(): Promise<string[]> {
@@ -36,6 +36,18 @@ forEachDatabase((h) => {
     ]);
     // Older schemas have no preferences table yet.
     if (await h.db.knex.schema.hasTable('preferences')) await stores.preferences.save([{ user_id: user.id, category: 'flagged_post', name: post.id, value: 'true' }]);
+    if (await h.db.knex.schema.hasTable('sidebar_categories')) {
+      const category = { id: `channels_${user.id}_${team.id}`, user_id: user.id, team_id: team.id, sort_order: 10, sorting: '' as const, type: 'channels' as const, display_name: 'Channels', muted: false, collapsed: false };
+      await stores.sidebar.insertCategories([category]);
+      await stores.transaction((tx) => tx.sidebar.place(user.id, team.id, [], [{ categoryId: category.id, channelIds: [channel.id] }]));
+    }
+    // Older schemas have no thread tables yet. The post as a thread's root, its author following it.
+    if (await h.db.knex.schema.hasTable('threads')) {
+      await stores.transaction(async (tx) => {
+        await tx.threads.ensure([{ post_id: post.id, channel_id: channel.id, team_id: team.id, is_urgent: false }]);
+        await tx.threads.follow(post.id, [user.id], 12);
+      });
+    }
     return { postId: post.id, hookId: hook.id };
   }
 
@@ -145,5 +157,37 @@ forEachDatabase((h) => {
     expect(await h.db.knex.schema.hasTable('login_attempts')).toBe(false);
     await migrate(h.db);
     expect(await h.stores.users.getLoginAttempts(accountKey(locked.id))).toBeUndefined();
+  });
+
+  test('015 builds the threads of replies written before it: counts, participants, followers with everything read', async () => {
+    await rollbackAll(h.db);
+    while ((await h.db.knex.migrate.list(migrationConfig))[0].length < 14) await h.db.knex.migrate.up(migrationConfig);
+    const { stores } = h;
+    const first = await insertRealRows(); // a webhook's root post (from_webhook): its creator follows only by replying
+    const root = (await stores.posts.get(first.postId))!;
+    const [bob, carol] = [makeUser(), makeUser()];
+    for (const u of [bob, carol]) await stores.users.insert(u);
+    const byBob = makePost({ channel_id: root.channel_id, user_id: bob.id, create_at: 20, root_id: root.id });
+    const byCarol = makePost({ channel_id: root.channel_id, user_id: carol.id, create_at: 30, root_id: root.id });
+    const againBob = makePost({ channel_id: root.channel_id, user_id: bob.id, create_at: 40, root_id: root.id });
+    const deleted = makePost({ channel_id: root.channel_id, user_id: carol.id, create_at: 50, root_id: root.id, delete_at: 60 });
+    const plainRoot = makePost({ channel_id: root.channel_id, user_id: carol.id, create_at: 70 });
+    const plainReply = makePost({ channel_id: root.channel_id, user_id: bob.id, create_at: 80, root_id: plainRoot.id });
+    await writePosts(stores, root.channel_id, [byBob, byCarol, againBob, deleted, plainRoot, plainReply]);
+
+    await migrate(h.db);
+    expect(await stores.threads.get(root.id)).toMatchObject({ reply_count: 3, last_reply_at: 40, participants: [carol.id, bob.id], delete_at: 0 });
+    expect(await stores.threads.get(plainRoot.id)).toMatchObject({ reply_count: 1, last_reply_at: 80, participants: [bob.id] });
+    expect(await stores.threads.members(root.id, [root.user_id, bob.id, carol.id])).toEqual(new Set([bob.id, carol.id]));
+    expect(await stores.threads.membership(bob.id, root.id)).toMatchObject({ following: true, last_viewed: 40, unread_mentions: 0 });
+    // The root's author (not a webhook this time) follows too.
+    expect(await stores.threads.members(plainRoot.id, [carol.id, bob.id])).toEqual(new Set([carol.id, bob.id]));
+    expect(await stores.threads.get(byBob.id)).toBeUndefined();
+
+    // Down and up again: the tables go, and come back built from the posts.
+    await h.db.knex.migrate.down(migrationConfig);
+    expect(await h.db.knex.schema.hasTable('threads')).toBe(false);
+    await migrate(h.db);
+    expect(await stores.threads.get(root.id)).toMatchObject({ reply_count: 3 });
   });
 }, { migrated: false });

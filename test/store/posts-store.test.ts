@@ -174,6 +174,75 @@ forEachDatabase((h) => {
     });
   });
 
+  describe('root posts only (collapsed reply threads)', () => {
+    let ch: Channel;
+    let roots: Post[]; // newest first
+    let replies: Post[];
+
+    beforeAll(async () => {
+      ch = await newChannel();
+      // Roots at 100, 200, 200, 300, 400, each followed by replies to the one before it; a deleted root at 250.
+      const created: Post[] = [];
+      for (const t of [100, 200, 200, 300, 400]) created.push(makePost({ channel_id: ch.id, user_id: alice, create_at: t }));
+      const deleted = makePost({ channel_id: ch.id, user_id: alice, create_at: 250, delete_at: 260, update_at: 260 });
+      replies = created.map((root, i) => makePost({ channel_id: ch.id, user_id: bob, create_at: root.create_at + 10 + i, root_id: root.id }));
+      await writePosts(h.stores, ch.id, [...created, deleted, ...replies]);
+      roots = newestFirst(created);
+    });
+
+    const rootCursor = (perPage = 60, page = 0, includeDeleted = false) => ({ ...cursor(ch.id, perPage, page, includeDeleted), rootsOnly: true });
+
+    test('pages hold roots only, newest first, the row past the page the next root', async () => {
+      const all = await h.stores.posts.pageWithin(rootCursor(), 1 << 21);
+      expect(ids(all.posts)).toEqual(ids(roots));
+      expect(all.beyond).toBeUndefined();
+      const second = await h.stores.posts.pageWithin(rootCursor(2, 1), 1 << 21);
+      expect(ids(second.posts)).toEqual(ids(roots.slice(2, 4)));
+      expect(second.beyond?.id).toBe(roots[4].id);
+      // A system admin's include_deleted: the deleted root too, never a reply.
+      const withDeleted = await h.stores.posts.pageWithin(rootCursor(60, 0, true), 1 << 21);
+      expect(withDeleted.posts).toHaveLength(6);
+      expect(withDeleted.posts.every((p) => p.root_id === '')).toBe(true);
+    });
+
+    test('before/after an anchor (a root or a reply) count roots only; neighbours are roots', async () => {
+      const before = await h.stores.posts.aroundWithin(rootCursor(2), roots[1], 'before', 1 << 21);
+      expect(ids(before.posts)).toEqual(ids(roots.slice(2, 4)));
+      expect(before.beyond?.id).toBe(roots[4].id);
+      // After the reply to the oldest root (at 110): the roots from 200 on, oldest first.
+      const after = await h.stores.posts.aroundWithin(rootCursor(60), replies[0], 'after', 1 << 21);
+      expect(ids(after.posts)).toEqual(ids(roots.slice(0, 4)).reverse());
+      expect(await h.stores.posts.neighbourId(ch.id, roots[0], 'before', true)).toBe(roots[1].id);
+      expect(await h.stores.posts.neighbourId(ch.id, roots[0], 'after', true)).toBe('');
+      expect(await h.stores.posts.neighbourId(ch.id, roots[4], 'after', true)).toBe(roots[3].id);
+      // Without rootsOnly the neighbour is the reply in between.
+      expect(await h.stores.posts.neighbourId(ch.id, roots[4], 'after')).toBe(replies[0].id);
+    });
+
+    test('firstAfter skips replies', async () => {
+      expect((await h.stores.posts.firstAfter(ch.id, 400, true))?.id).toBeUndefined();
+      expect((await h.stores.posts.firstAfter(ch.id, 300, true))?.id).toBe(roots[0].id);
+      expect((await h.stores.posts.firstAfter(ch.id, 300))?.id).toBe(replies[3].id);
+    });
+
+    test('rootsSince: roots changed since, and roots whose threads had a reply since, newest first, capped', async () => {
+      const [newest, , , , oldest] = roots;
+      expect(ids(await h.stores.posts.rootsSince(ch.id, 300, 1000))).toEqual([newest.id]);
+      // The oldest root's thread had a reply at 500: it comes back with the roots changed since 450 (none).
+      await h.stores.transaction(async (tx) => {
+        await tx.threads.ensure([{ post_id: oldest.id, channel_id: ch.id, team_id: teamId, is_urgent: false }]);
+        await tx.threads.addReplies(oldest.id, [{ userId: bob, createAt: 500 }]);
+      });
+      expect(ids(await h.stores.posts.rootsSince(ch.id, 450, 1000))).toEqual([oldest.id]);
+      // Changed and replied to: once. The deleted root (updated at 260) comes too.
+      const since = await h.stores.posts.rootsSince(ch.id, 255, 1000);
+      expect(since.map((p) => p.create_at)).toEqual([400, 300, 250, 100]);
+      expect(since.find((p) => p.create_at === 250)?.delete_at).toBe(260);
+      expect(ids(await h.stores.posts.rootsSince(ch.id, 0, 2))).toEqual(ids(roots.slice(0, 2)));
+      expect(await h.stores.posts.rootsSince(ch.id, 500, 1000)).toEqual([]);
+    });
+  });
+
   describe('deletion, threads and reply stats', () => {
     test('soft-deleting a root deletes its replies; deleted posts leave pages and cursors but not since', async () => {
       const ch = await newChannel();

@@ -80,6 +80,19 @@ describe('normaliseAttachments', () => {
     expect(normaliseAttachments([null, { text: 'a', fields: [null, { title: 't', value: 10 }] }])).toEqual([{ text: 'a', fields: [{ title: 't', value: '10' }] }]);
   });
 
+  test('a null member of an attachment or of a field is not given (dropped); a null short still fails', () => {
+    const raw = [{ text: 'a', color: null, id: null, actions: null, fields: [{ title: null, value: null, short: false }] }];
+    expect(normaliseAttachments(raw)).toEqual([{ text: 'a', fields: [{ short: false }] }]);
+    expect(normaliseAttachments([{ text: 'a', fields: null }])).toEqual([{ text: 'a' }]);
+    expect(() => normaliseAttachments([{ fields: [{ short: null }] }])).toThrow(AttachmentError);
+  });
+
+  test('a "__proto__" member stays an ordinary member', () => {
+    const [a] = normaliseAttachments(JSON.parse('[{"__proto__":{"fields":[{"value":1}]},"text":"t"}]'));
+    expect(Object.getPrototypeOf(a)).toBe(Object.prototype);
+    expect(a.fields).toBeUndefined();
+  });
+
   test('field values are stringified; short accepts booleans and "true"/"false" in any case', () => {
     const [a] = normaliseAttachments([
       {

@@ -45,9 +45,11 @@ export const RemoveUserFromChannel = authed<'RemoveUserFromChannel'>(async ({ pa
   return statusOk();
 });
 
-export const ViewChannel = authed<'ViewChannel'>(async ({ path, body, session, app }) =>
-  ok({ status: 'OK', last_viewed_at_times: await app.channels.view(path.user_id, body.channel_id, withoutNulls(body).prev_channel_id ?? '', session) }),
-);
+/** A null channel_id is "" (Mattermost's zero value): no channel has focus any more. */
+export const ViewChannel = authed<'ViewChannel'>(async ({ path, body, session, app }) => {
+  const view = withoutNulls(body);
+  return ok({ status: 'OK', last_viewed_at_times: await app.channels.view(path.user_id, view.channel_id ?? '', view.prev_channel_id ?? '', session) });
+});
 
 export const PatchChannel = authed<'PatchChannel'>(async ({ path, body, session, app }) => ok(await app.channels.patch(path.channel_id, withoutNulls(body), session)));
 
@@ -77,3 +79,14 @@ export const UpdateChannelRoles = authed<'UpdateChannelRoles'>(async ({ path, bo
   await app.channels.updateMemberRoles(path.channel_id, path.user_id, body.roles, session);
   return statusOk();
 });
+
+export const AutocompleteChannelsForTeam = authed<'AutocompleteChannelsForTeam'>(async ({ path, query, session, app }) =>
+  ok(await app.channels.autocomplete(path.team_id, query.name ?? '', session)),
+);
+
+export const AutocompleteChannelsForTeamForSearch = authed<'AutocompleteChannelsForTeamForSearch'>(async ({ path, query, session, app }) =>
+  ok(await app.channels.autocompleteForSearch(path.team_id, query.name ?? '', session)),
+);
+
+/** Only `term` is read, as Mattermost's team channel search reads only it. */
+export const SearchChannels = authed<'SearchChannels'>(async ({ path, body, session, app }) => ok(await app.channels.search(path.team_id, body.term ?? '', session)));

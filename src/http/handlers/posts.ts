@@ -1,4 +1,4 @@
-import { withoutTopLevelNulls } from '../nulls';
+import { nullItemsAsEmpty, withoutTopLevelNulls } from '../nulls';
 import { authed, created, notModified, ok, paging, statusOk } from '../operation';
 
 export const CreatePost = authed<'CreatePost'>(async ({ body, session, app }) => created(await app.posts.create(withoutTopLevelNulls(body), session)));
@@ -18,6 +18,8 @@ export const GetPostsForChannel = authed<'GetPostsForChannel'>(async ({ path, qu
     after: query.after || undefined,
     includeDeleted: query.include_deleted === true,
     fetchThreads: query.skipFetchThreads !== true,
+    collapsedThreads: query.collapsedThreads === true,
+    collapsedThreadsExtended: query.collapsedThreadsExtended === true,
   };
   const { etag, list } = await app.posts.forChannel(path.channel_id, q, session, headers['if-none-match']);
   return list ? ok(list, { etag }) : notModified(etag as string);
@@ -34,7 +36,15 @@ export const GetPostThread = authed<'GetPostThread'>(async ({ path, query, sessi
   ok(
     await app.posts.thread(
       path.post_id,
-      { perPage: query.perPage ?? 0, fromCreateAt: query.fromCreateAt ?? 0, fromPost: query.fromPost ?? '', direction: query.direction ?? '' },
+      {
+        perPage: query.perPage ?? 0,
+        fromCreateAt: query.fromCreateAt ?? 0,
+        fromPost: query.fromPost ?? '',
+        direction: query.direction ?? '',
+        skipFetchThreads: query.skipFetchThreads === true,
+        collapsedThreads: query.collapsedThreads === true,
+        collapsedThreadsExtended: query.collapsedThreadsExtended === true,
+      },
       session,
     ),
   ),
@@ -60,10 +70,26 @@ export const GetPinnedPosts = authed<'GetPinnedPosts'>(async ({ path, headers, s
 });
 
 export const GetPostsByIds = authed<'GetPostsByIds'>(async ({ body, session, app }) =>
-  ok(await app.posts.byIds(body, session), { headers: { 'First-Inaccessible-Post-Time': '0' } }),
+  ok(await app.posts.byIds(nullItemsAsEmpty(body), session), { headers: { 'First-Inaccessible-Post-Time': '0' } }),
 );
 
 export const GetFlaggedPostsForUser = authed<'GetFlaggedPostsForUser'>(async ({ path, query, session, app }) => {
   const { page, perPage } = paging(query);
   return ok(await app.preferences.flagged(path.user_id, { channelId: query.channel_id, teamId: query.team_id }, page, perPage, session));
+});
+
+/** Mattermost's limit_before/limit_after: 60 by default (and for negative values), at most 200. */
+const unreadLimit = (value: number | undefined) => (value === undefined || value < 0 ? 60 : Math.min(value, 200));
+
+/** The posts around the first unread one; when nothing is unread, the latest page with its ETag (304 when unchanged). */
+export const GetPostsAroundLastUnread = authed<'GetPostsAroundLastUnread'>(async ({ path, query, headers, session, app }) => {
+  const q = {
+    limitBefore: unreadLimit(query.limit_before),
+    limitAfter: unreadLimit(query.limit_after),
+    fetchThreads: query.skipFetchThreads !== true,
+    collapsedThreads: query.collapsedThreads === true,
+    collapsedThreadsExtended: query.collapsedThreadsExtended === true,
+  };
+  const { etag, list } = await app.posts.aroundLastUnread(path.user_id, path.channel_id, q, session, headers['if-none-match']);
+  return list ? ok(list, { etag }) : notModified(etag as string);
 });

@@ -1,14 +1,15 @@
+import { nullItemsAsEmptyObjects } from '../nulls';
 import { authed, ok, statusOk } from '../operation';
 
 export const GetPreferences = authed<'GetPreferences'>(async ({ path, session, app }) => ok(await app.preferences.all(path.user_id, session)));
 
 export const UpdatePreferences = authed<'UpdatePreferences'>(async ({ path, body, session, app }) => {
-  await app.preferences.save(path.user_id, body, session);
+  await app.preferences.save(path.user_id, nullItemsAsEmptyObjects(body), session);
   return statusOk();
 });
 
 export const DeletePreferences = authed<'DeletePreferences'>(async ({ path, body, session, app }) => {
-  await app.preferences.delete(path.user_id, body, session);
+  await app.preferences.delete(path.user_id, nullItemsAsEmptyObjects(body), session);
   return statusOk();
 });
 

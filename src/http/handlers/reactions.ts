@@ -1,5 +1,5 @@
 import { authed, ok, statusOk } from '../operation';
-import { withoutNulls } from '../nulls';
+import { nullItemsAsEmpty, withoutNulls } from '../nulls';
 
 export const SaveReaction = authed<'SaveReaction'>(async ({ body, session, app }) => ok(await app.reactions.save(withoutNulls(body), session)));
 
@@ -10,4 +10,4 @@ export const DeleteReaction = authed<'DeleteReaction'>(async ({ path, session, a
 
 export const GetReactions = authed<'GetReactions'>(async ({ path, session, app }) => ok(await app.reactions.forPost(path.post_id, session)));
 
-export const GetBulkReactions = authed<'GetBulkReactions'>(async ({ body, session, app }) => ok(await app.reactions.forPosts(body, session)));
+export const GetBulkReactions = authed<'GetBulkReactions'>(async ({ body, session, app }) => ok(await app.reactions.forPosts(nullItemsAsEmpty(body), session)));

@@ -43,5 +43,5 @@ export const GetTeamStats = authed<'GetTeamStats'>(async ({ path, session, app }
 export const GetTeamUnread = authed<'GetTeamUnread'>(async ({ path, session, app }) => ok(await app.teams.unread(path.user_id, path.team_id, session)));
 
 export const GetTeamsUnreadForUser = authed<'GetTeamsUnreadForUser'>(async ({ path, query, session, app }) =>
-  ok(await app.teams.unreads(path.user_id, query.exclude_team ?? '', session)),
+  ok(await app.teams.unreads(path.user_id, query.exclude_team ?? '', session, query.include_collapsed_threads === true)),
 );

@@ -1,7 +1,7 @@
 import { AppError } from '../../model';
 import { clearedCookies, sessionCookies } from '../cookies';
 import { authed, created, ok, paging, statusOk, type Handler } from '../operation';
-import { withoutNulls } from '../nulls';
+import { nullItemsAsEmpty, withoutNulls } from '../nulls';
 
 export const CreateUser: Handler<'CreateUser'> = async ({ body, session, app }) => created(await app.users.create(withoutNulls(body), session));
 
@@ -58,13 +58,13 @@ export const GetUsers = authed<'GetUsers'>(async ({ query, session, app }) =>
 
 export const GetUsersByIds = authed<'GetUsersByIds'>(async ({ body, query, session, app }) => {
   if (!Array.isArray(body) || body.length === 0) throw AppError.invalidParam('user_ids');
-  return ok(await app.users.getByIds(body, query.since, session));
+  return ok(await app.users.getByIds(nullItemsAsEmpty(body), query.since, session));
 });
 
 export const PatchUser = authed<'PatchUser'>(async ({ path, body, session, app }) => ok(await app.users.patch(path.user_id, withoutNulls(body), session)));
 
 export const CreateUserAccessToken = authed<'CreateUserAccessToken'>(async ({ path, body, session, app }) =>
-  ok(await app.sessions.createAccessToken(path.user_id, body, session)),
+  ok(await app.sessions.createAccessToken(path.user_id, withoutNulls(body), session)),
 );
 
 export const UpdatePassword = authed<'UpdatePassword'>(async ({ path, body, session, app }) => {
@@ -85,7 +85,7 @@ export const DeleteUser = authed<'DeleteUser'>(async ({ path, session, app }) =>
 
 export const GetUsersByUsernames = authed<'GetUsersByUsernames'>(async ({ body, session, app }) => {
   if (!Array.isArray(body) || body.length === 0) throw AppError.invalidParam('usernames');
-  return ok(await app.users.getByUsernames(body, session));
+  return ok(await app.users.getByUsernames(nullItemsAsEmpty(body), session));
 });
 
 export const UpdateUserRoles = authed<'UpdateUserRoles'>(async ({ path, body, session, app }) => {

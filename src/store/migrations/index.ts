@@ -12,6 +12,9 @@ import * as loginAttempts from './010-login-attempts';
 import * as fileRetention from './011-file-retention';
 import * as postSearchChannel from './012-post-search-channel';
 import * as preferences from './013-preferences';
+import * as sidebarCategories from './014-sidebar-categories';
+import * as threads from './015-threads';
+import * as collapsedThreadPages from './016-collapsed-thread-pages';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -33,6 +36,9 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['011-file-retention', fileRetention],
   ['012-post-search-channel', postSearchChannel],
   ['013-preferences', preferences],
+  ['014-sidebar-categories', sidebarCategories],
+  ['015-threads', threads],
+  ['016-collapsed-thread-pages', collapsedThreadPages],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
