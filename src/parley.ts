@@ -5,7 +5,7 @@ import { ConfigService } from './config/config-service';
 import { bootSettings, loadBootConfig, type BootConfig } from './config/load';
 import { createRequestListener } from './http/server';
 import { Hub } from './http/realtime-hub';
-import type { Spec } from './http/route-table';
+import type { Spec } from './http/spec-routes';
 import { frameValidator } from './http/validation';
 import { attachWebSocket } from './http/websocket';
 import { LocalBus } from './infra/local-bus';

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type Router } from 'express';
 import type { App } from '../app';
 import { AppError, type Session } from '../model';
 import { csrfError, findToken, passesCsrfCheck } from './auth';
@@ -6,7 +7,7 @@ import { discardRest, parseJsonBody, readBody } from './body';
 import { writeFile } from './file-response';
 import { handlers } from './handlers';
 import type { Handler, Input, OperationId, Reply } from './operation';
-import { RouteTable, type Route, type Spec } from './route-table';
+import { expressPath, specRoutes, type Route, type Spec } from './spec-routes';
 import { Validators, invalidParams } from './validation';
 import { scrubSecret } from './logger';
 import { errorBody, writeError, writeJson } from './writer';
@@ -29,7 +30,6 @@ export function requestValidationEnabled(env: NodeJS.ProcessEnv = process.env): 
   return (env.PARLEY_VALIDATE_REQUESTS ?? '').trim().toLowerCase() !== 'false';
 }
 
-const notFound = () => AppError.notFound('api.context.404.app_error', 'Sorry, we could not find the page.');
 const methodNotAllowed = () => new AppError('api.context.405.app_error', 'Method not allowed.', 405);
 const BODILESS = new Set(['GET', 'HEAD']);
 
@@ -59,16 +59,16 @@ function coerceQuery(query: Record<string, unknown>, route: Route): void {
 }
 
 /**
- * The API's one request stage: the route (compiled from the spec once) → the session (the spec's `security` decides
- * the 401) → the parameters and body, checked by validators compiled from the spec → the operation's handler → one
- * writer. Each request is matched to its operation once, and no library sits between the socket and the handler.
+ * The API: an Express router with one route per operation of the spec, so that Express's matching is the one match
+ * a request gets. Each route runs the operation's stage: the session (the spec's `security` decides the 401) → the
+ * parameters and body, checked by validators compiled from the spec → the operation's handler → one writer.
  */
-export function createApi(app: App, options: ApiOptions): (req: IncomingMessage, res: ServerResponse, requestId: string) => Promise<void> {
+export function createApiRouter(app: App, options: ApiOptions): Router {
   const spec = options.spec as unknown as Spec;
-  const table = new RouteTable(spec);
-  const validators = new Validators(spec, table.routes);
+  const routes = specRoutes(spec);
+  const validators = new Validators(spec, routes);
   const byOperation = handlers as unknown as Record<string, Handler<OperationId>>;
-  for (const route of table.routes) {
+  for (const route of routes) {
     const handler = byOperation[route.operationId];
     if (!handler) throw new Error(`no handler for operation ${route.operationId}`);
     if ((handler.needsSession === true) !== route.needsSession) {
@@ -161,24 +161,32 @@ export function createApi(app: App, options: ApiOptions): (req: IncomingMessage,
     writeJson(res, reply.status, reply.body);
   };
 
-  return async (req, res, requestId) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse, route: Route, params: Record<string, string>): Promise<void> => {
+    const requestId = String(res.locals?.requestId ?? '');
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    const path = q < 0 ? url : url.slice(0, q);
-    const search = q < 0 ? '' : url.slice(q + 1);
     if (req.method === 'GET') res.setHeader('Expires', '0');
-    const match = table.match(req.method ?? 'GET', path);
     try {
-      if ('error' in match) throw match.error === 405 ? methodNotAllowed() : notFound();
-      await run(req, res, match.route, match.params, search);
+      await run(req, res, route, params, q < 0 ? '' : url.slice(q + 1));
     } catch (caught) {
       // A hook key in the path is a secret: it must not reach the log through the error either.
-      const err = 'params' in match && match.params.hook_id ? scrubSecret(caught, match.params.hook_id) : caught;
+      const err = params.hook_id ? scrubSecret(caught, params.hook_id) : caught;
       // An upload refused before its handler read the body (401, a bad parameter): the rest is dropped, not read.
-      if ('route' in match && !req.complete && req.listenerCount('data') === 0 && match.route.operation.requestBody?.content?.['multipart/form-data']) discardRest(req);
-      writeError(res, options.validateResponses && 'route' in match ? undeclared(match.route, err) ?? err : err, requestId, developer());
+      if (!req.complete && req.listenerCount('data') === 0 && route.operation.requestBody?.content?.['multipart/form-data']) discardRest(req);
+      writeError(res, options.validateResponses ? (undeclared(route, err) ?? err) : err, requestId, developer());
     }
   };
+
+  const router = express.Router({ strict: true, caseSensitive: true });
+  for (const route of routes) {
+    router[route.method.toLowerCase() as 'get'](expressPath(route.path), (req, res) => void serve(req, res, route, { ...req.params } as Record<string, string>));
+  }
+  // A path of the spec asked with a method it lacks is a 405. These come after every operation's route, so a
+  // parameter route that takes the method (DELETE /users/{user_id} for DELETE /users/login) is found first.
+  for (const path of new Set(routes.map((r) => r.path))) {
+    router.all(expressPath(path), (_req, res) => writeError(res, methodNotAllowed(), String(res.locals?.requestId ?? ''), developer()));
+  }
+  return router;
 }
 
 /** Whether the operation declares a response of this status with this media type (for binary answers). */

@@ -1,7 +1,7 @@
 // Request and response validators, compiled once per operation from the spec (the only source of the rules).
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { AppError } from '../model/app-error';
-import type { Route, Spec, SpecParameter } from './route-table';
+import type { Route, Spec, SpecParameter } from './spec-routes';
 
 export interface OperationValidators {
   /** Checks and coerces (query strings to numbers and booleans) the path and query parameters in place. */

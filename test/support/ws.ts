@@ -2,7 +2,7 @@
 // receives against the spec's event schemas and the sequence rules, and lets a test wait for, or rule out, events.
 import WebSocket from 'ws';
 import { frameValidator } from '../../src/http/validation';
-import type { Spec } from '../../src/http/route-table';
+import type { Spec } from '../../src/http/spec-routes';
 import { loadSpec } from '../../src/spec';
 
 const validate = frameValidator(loadSpec() as unknown as Spec);

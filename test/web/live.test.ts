@@ -11,7 +11,7 @@ import { IncomingWebhook } from '@slack/webhook';
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import type { components } from '../../generated/api';
 import { frameValidator } from '../../src/http/validation';
-import type { Spec } from '../../src/http/route-table';
+import type { Spec } from '../../src/http/spec-routes';
 import { loadSpec } from '../../src/spec';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { spawnServer, type ServerProcess } from '../support/process';
