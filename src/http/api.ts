@@ -3,12 +3,13 @@ import express, { type Router } from 'express';
 import type { App } from '../app';
 import { AppError, type Session } from '../model';
 import { csrfError, findToken, passesCsrfCheck } from './auth';
-import { discardRest, parseJsonBody, readBody } from './body';
+import { discardRest } from './body';
 import { writeFile } from './file-response';
 import { handlers } from './handlers';
 import type { Handler, Input, OperationId, Reply } from './operation';
 import { expressPath, specRoutes, type Route, type Spec } from './spec-routes';
-import { Validators, invalidParams } from './validation';
+import { methodNotAllowed, readCheckedInput } from './request-input';
+import { Validators, invalidParams, type OperationValidators } from './validation';
 import { scrubSecret } from './logger';
 import { errorBody, writeError, writeJson } from './writer';
 
@@ -30,24 +31,22 @@ export function requestValidationEnabled(env: NodeJS.ProcessEnv = process.env): 
   return (env.PARLEY_VALIDATE_REQUESTS ?? '').trim().toLowerCase() !== 'false';
 }
 
-const methodNotAllowed = () => new AppError('api.context.405.app_error', 'Method not allowed.', 405);
-const BODILESS = new Set(['GET', 'HEAD']);
 
-function mediaType(header: string | undefined): string {
-  return (header ?? '').split(';')[0].trim().toLowerCase();
+/**
+ * The benchmarking switch's stage (PARLEY_VALIDATE_REQUESTS=false): the same reading of the body, no schema checks;
+ * nothing then converts query strings, so the few typed parameters are converted here.
+ */
+function unchecked(check: OperationValidators, route: Route): OperationValidators {
+  return {
+    ...check,
+    params: (_path, query) => {
+      coerceQuery(query, route);
+      return undefined;
+    },
+    body: undefined,
+  };
 }
 
-function queryObject(search: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (search === '') return out;
-  for (const [key, value] of new URLSearchParams(search)) {
-    const seen = out[key];
-    out[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
-  }
-  return out;
-}
-
-/** Without validation nothing converts query strings, so the few typed parameters are converted here. */
 function coerceQuery(query: Record<string, unknown>, route: Route): void {
   for (const p of route.parameters) {
     if (p.in !== 'query' || typeof query[p.name] !== 'string') continue;
@@ -78,7 +77,6 @@ export function createApiRouter(app: App, options: ApiOptions): Router {
   const developer = () => app.deps.config.get().ServiceSettings.EnableDeveloper || options.validateResponses;
 
   const run = async (req: IncomingMessage, res: ServerResponse, route: Route, params: Record<string, string>, search: string): Promise<void> => {
-    const method = req.method as string;
     // The session, and a 401 where the spec requires one, before the body is read or checked (as Mattermost): a
     // caller without a session learns nothing about the operation, not even what its body should look like.
     const found = findToken(req);
@@ -89,35 +87,10 @@ export function createApiRouter(app: App, options: ApiOptions): Router {
     if (params.user_id === 'me' && session) params.user_id = session.userId;
 
     const check = validators.for(route.operationId);
-    const query = queryObject(search);
-    if (options.validateRequests) {
-      const problem = check.params(params, query);
-      if (problem) throw problem;
-    } else coerceQuery(query, route);
-
-    // A multipart/form-data operation (UploadFile) streams its body itself (input.request): it is not read here, and
-    // ServiceSettings.MaximumPayloadSizeBytes does not apply to it (its handler applies FileSettings.MaxFileSize).
-    const streamed = check.bodyTypes.includes('multipart/form-data');
-    let body: unknown;
-    if (!BODILESS.has(method) && !streamed) {
-      // Read with the live MaximumPayloadSizeBytes (a PatchConfig applies to the next request), also where the
-      // operation takes no body: the limit holds for every request.
-      const raw = await readBody(req, app.deps.config.get().ServiceSettings.MaximumPayloadSizeBytes);
-      if (raw.length > 0 && check.bodyTypes.length > 0) {
-        const type = mediaType(req.headers['content-type']);
-        // JSON only, and only when it says so (or says nothing): a cross-site form (text/plain, urlencoded,
-        // multipart) can carry a browser's cookies but never makes a JSON request without a preflight.
-        if (type !== '' && type !== 'application/json' && !type.endsWith('+json')) {
-          throw new AppError('api.context.invalid_body_param.app_error', `Unsupported request content type "${type}": send application/json.`, 415);
-        }
-        body = parseJsonBody(raw);
-      }
-    }
-    if (body === undefined && check.bodyRequired && !streamed) throw AppError.badRequest('api.context.invalid_body_param.app_error', 'The request body is missing.');
-    if (body !== undefined && check.body && options.validateRequests) {
-      const problem = check.body(body);
-      if (problem) throw problem;
-    }
+    const maxBody = app.deps.config.get().ServiceSettings.MaximumPayloadSizeBytes;
+    const { query, body } = options.validateRequests
+      ? await readCheckedInput(req, check, params, search, maxBody)
+      : await readCheckedInput(req, unchecked(check, route), params, search, maxBody);
 
     const input: Input<OperationId> = {
       path: params as never,

@@ -1,6 +1,6 @@
 // The request stage between the session and the handler: the parameters and the body, read and checked against
-// the spec. The mock (src/tools/mock.ts) runs it, so the mock answers a bad request with the server's AppErrors; it
-// is the same sequence as the API stage's (src/http/api.ts), which should call it too.
+// the spec. The API (src/http/api.ts) and the mock (src/tools/mock.ts) both run it, so the mock answers a bad
+// request with the server's AppErrors.
 import type { IncomingMessage } from 'node:http';
 import { AppError } from '../model';
 import { parseJsonBody, readBody } from './body';
@@ -8,6 +8,8 @@ import type { OperationValidators } from './validation';
 
 export const routeNotFound = (): AppError => AppError.notFound('api.context.404.app_error', 'Sorry, we could not find the page.');
 export const methodNotAllowed = (): AppError => new AppError('api.context.405.app_error', 'Method not allowed.', 405);
+/** Express could not decode a path parameter (a malformed %-escape): the URL itself is bad. */
+export const undecodableParam = (): AppError => AppError.badRequest('api.context.invalid_url_param.app_error', 'Invalid URL parameter: a malformed %-escape.');
 
 const BODILESS = new Set(['GET', 'HEAD']);
 

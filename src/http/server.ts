@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { App } from '../app';
 import { createPayloadValidator } from '../webhook/validate';
 import { createApiRouter, requestValidationEnabled } from './api';
+import { routeNotFound, undecodableParam } from './request-input';
 import { createDocs } from './docs';
 import type { Logger } from './logger';
 import { loggablePath } from './logger';
@@ -19,8 +20,6 @@ export interface ServerOptions {
   logger: Logger;
   limits: RateLimits;
 }
-
-const notFound = () => AppError.notFound('api.context.404.app_error', 'Sorry, we could not find the page.');
 
 /**
  * The server: an Express application. Every request is stamped, logged and (when on) rate-limited first; then
@@ -76,12 +75,11 @@ export function createRequestListener(app: App, options: ServerOptions): http.Re
   server.get(['/api/v4/openapi.json', '/api/v4/docs', '/api/v4/docs/redoc.standalone.js'], (req: Request, res: Response, next: NextFunction) => (docs(req, res) ? undefined : next()));
   server.use(api);
   server.use((req: Request, res: Response) => {
-    if (!webClient(req, res)) writeError(res, notFound(), requestIdOf(res));
+    if (!webClient(req, res)) writeError(res, routeNotFound(), requestIdOf(res));
   });
   // What reaches Express's error path: a path parameter it could not decode (a malformed %-escape).
   server.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const status = (err as { status?: number }).status;
-    writeError(res, status === 400 ? AppError.badRequest('api.context.invalid_url_param.app_error', 'Invalid URL parameter: a malformed escape.') : err, requestIdOf(res));
+    writeError(res, err instanceof URIError ? undecodableParam() : err, requestIdOf(res));
   });
   return server;
 }

@@ -7,7 +7,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import * as OpenApiValidator from 'express-openapi-validator';
 import { findToken } from '../http/auth';
 import { mediaType } from '../http/request-input';
-import { RouteTable, type Route, type Spec } from '../http/route-table';
+import { specRoutes, type Route, type Spec } from '../http/spec-routes';
 import { MAX_JSON_DEPTH, nestingExceeds } from '../lib/json-depth';
 
 /**
@@ -97,7 +97,7 @@ export class ContractChecker {
   private readonly socket = new Socket();
 
   constructor(private readonly spec: Record<string, unknown>) {
-    for (const route of new RouteTable(spec as unknown as Spec, '/').routes) this.routes.set(route.operationId, route);
+    for (const route of specRoutes(spec as unknown as Spec, '/')) this.routes.set(route.operationId, route);
     this.full = this.validatorApp(true);
     this.responsesOnly = this.validatorApp(false);
   }

@@ -6,8 +6,8 @@ import { AppError, type Session } from '../model';
 import { bootSettings, loadBootConfig } from '../config/load';
 import { csrfError, findToken, passesCsrfCheck } from '../http/auth';
 import { discardRest } from '../http/body';
-import { methodNotAllowed, readCheckedInput, routeNotFound } from '../http/request-input';
-import { RouteTable, type Route, type Spec } from '../http/route-table';
+import { methodNotAllowed, readCheckedInput, routeNotFound, undecodableParam } from '../http/request-input';
+import { expressPath, specRoutes, type Route, type Spec } from '../http/spec-routes';
 import { stampResponse } from '../http/stamp';
 import { Validators } from '../http/validation';
 import { hookIdFromUrl, receivePayload, writeOk } from '../http/webhook-endpoint';
@@ -74,29 +74,6 @@ function mockHeaders(operation: Operation, code: string): Record<string, string>
   return out;
 }
 
-/** A spec path template as an Express route: /users/{user_id} -> /users/:user_id. */
-export function expressPath(template: string): string {
-  return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ':$1');
-}
-
-/**
- * The server's precedence as an order of registration: Express takes the first route that matches, the server a
- * literal segment before a parameter at each level (`/users/login` before `/users/{user_id}`, falling back to the
- * parameter when the literal branch has no such operation). Sorting the paths segment by segment, literals before
- * parameters, lists them in the order the server's walk tries them.
- */
-export function byServerPrecedence(a: string, b: string): number {
-  const x = a.split('/');
-  const y = b.split('/');
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const px = x[i].startsWith('{');
-    const py = y[i].startsWith('{');
-    if (px !== py) return px ? 1 : -1;
-    if (!px && x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
-  }
-  return x.length - y.length;
-}
-
 /**
  * The mock's request listener, an Express app. Express routes each request, one route per operation of the spec
  * (registered in the server's precedence, so a path matches the same operation as on the server, and a path known
@@ -112,8 +89,9 @@ export async function createMockListener(options: Omit<MockOptions, 'listen'> = 
   const { ServiceSettings: settings } = bootSettings(loadBootConfig(options.env ?? process.env));
   const log = options.log ?? (() => undefined);
   const validatePayload = createPayloadValidator(spec);
-  const table = new RouteTable(spec as unknown as Spec);
-  const validators = new Validators(spec as unknown as Spec, table.routes);
+  // The server's routes in the server's order (src/http/spec-routes.ts), so a path matches the same operation.
+  const routes = specRoutes(spec as unknown as Spec);
+  const validators = new Validators(spec as unknown as Spec, routes);
 
   // openapi-backend: the operations and their mock answers; its own routing and validation are not used (Express
   // routes, the server's stages validate).
@@ -137,7 +115,7 @@ export async function createMockListener(options: Omit<MockOptions, 'listen'> = 
     const { status, mock } = api.mockResponseForOperation(operationId, code ? { code: Number(code) } : {});
     writeJson(res, status, mock);
   };
-  api.register(Object.fromEntries(table.routes.map((route) => [route.operationId, mockHandler])));
+  api.register(Object.fromEntries(routes.map((route) => [route.operationId, mockHandler])));
 
   const hook = async (req: http.IncomingMessage, res: http.ServerResponse, hookId: string): Promise<string[]> => {
     const payload = await receivePayload(req, hookId, {
@@ -195,9 +173,8 @@ export async function createMockListener(options: Omit<MockOptions, 'listen'> = 
     hook(req, res, hookIdFromUrl(req.url)).then((w) => warnings.push(...w), next);
   });
 
-  // Case-sensitive and strict (a trailing slash is another path), as the server's route table.
+  // Case-sensitive and strict (a trailing slash is another path), as the server's router.
   const router = express.Router({ caseSensitive: true, strict: true });
-  const routes = [...table.routes].sort((a, b) => byServerPrecedence(a.path, b.path));
   for (const route of routes) router[route.method.toLowerCase() as 'get' | 'put' | 'post' | 'delete' | 'patch'](expressPath(route.path), serve(route));
   // A path the spec has, with another method: 405. Registered after every operation, so a literal path that lacks the
   // method still falls back to a parameter path that has it (GET /users/login is GetUser), as on the server.
@@ -205,9 +182,8 @@ export async function createMockListener(options: Omit<MockOptions, 'listen'> = 
   app.use(router);
   app.use(() => Promise.reject(routeNotFound()));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    // Express could not decode a path parameter (a malformed %-escape): the server keeps it as sent, and it fails
-    // the parameter's schema.
-    const refused = err instanceof URIError ? new AppError('api.context.invalid_param.app_error', `Invalid or missing parameters: ${err.message}`, 400) : err;
+    // Express could not decode a path parameter (a malformed %-escape): as on the server.
+    const refused = err instanceof URIError ? undecodableParam() : err;
     // An upload refused before its body was read (401, a bad parameter): the rest is dropped, not read.
     if (res.locals.upload && !req.complete && req.listenerCount('data') === 0) discardRest(req);
     writeError(res, refused, res.locals.requestId as string);

@@ -188,7 +188,12 @@ describe('opening a channel and posting', () => {
     expect(s.entities.posts.posts[root.id].message).toBe('root from the admin');
     const reply = Object.values<any>(s.entities.posts.posts).find((p) => p.message === 'a reply from redux');
     expect(reply).toMatchObject({ root_id: root.id, user_id: world.member.id });
-    expect(s.entities.posts.postsInChannel[projectId][0].order).toEqual(expect.arrayContaining([root.id, reply.id]));
+    // Collapsed reply threads are on (CollapsedThreads always_on, Mattermost's default): the app asks for root posts
+    // only; the channel holds the root with its thread, the reply lives in the thread.
+    expect(web.requests.find((r) => r.path.startsWith(`/api/v4/channels/${projectId}/posts?`))?.path).toContain('collapsedThreads=true');
+    expect(s.entities.posts.postsInChannel[projectId][0].order).toContain(root.id);
+    expect(s.entities.posts.postsInChannel[projectId][0].order).not.toContain(reply.id);
+    expect(s.entities.posts.posts[root.id]).toMatchObject({ reply_count: 1, is_following: true, participants: [expect.objectContaining({ id: world.member.id })] });
 
     await web.dispatch(posts.getPostsSince(projectId, since));
     await web.dispatch(posts.getPostThread(root.id));
