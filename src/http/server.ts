@@ -22,9 +22,9 @@ export interface ServerOptions {
 }
 
 /**
- * The server: an Express application. Every request is stamped, logged and (when on) rate-limited first; then
- * POST /hooks/{id} goes to the webhook endpoint, the published docs and the API's operations to their routes, any
- * other GET to the web client, and what is left is a 404 AppError.
+ * The request listener. Every request is stamped, logged and (when on) rate-limited first; then Express's router
+ * routes it: POST /hooks/{id} to the webhook endpoint, the published docs and the API's operations to their routes,
+ * any other GET to the web client, and what is left is a 404 AppError.
  */
 export function createRequestListener(app: App, options: ServerOptions): http.RequestListener {
   const validateRequests = requestValidationEnabled();
@@ -35,18 +35,28 @@ export function createRequestListener(app: App, options: ServerOptions): http.Re
   const webClient = createWebClient();
   const requestIdOf = (res: http.ServerResponse) => String(res.locals?.requestId ?? '');
 
-  const server = express();
-  server.disable('x-powered-by');
-  // Parley parses query strings itself (after the route, against the operation's parameters) and writes its own
-  // ETags: Express's are turned off so nothing is done twice.
-  server.set('query parser', false);
-  server.set('etag', false);
-  server.use((req: Request, res: Response, next: NextFunction) => {
+  // Express's router, used on its own: an Express application (express()) would also swap the prototypes of every
+  // request and response for its own (Object.setPrototypeOf), which makes Node's HTTP code slower on them for the
+  // rest of the request; measured on the webhook path, that cost more CPU per request than everything else Express
+  // does (BENCHMARKS.md, "Express"). The router needs none of it: its routes get Node's own req and res.
+  const router = express.Router({ strict: true, caseSensitive: true });
+  // Everything after /hooks/ is the hook's id (the webhook endpoint answers an empty or malformed one itself).
+  router.post(/^\/hooks\/.*/s, (req: Request, res: Response) => void webhook(req, res, hookIdFromUrl(req.originalUrl ?? req.url), requestIdOf(res)));
+  router.get(['/api/v4/openapi.json', '/api/v4/docs', '/api/v4/docs/redoc.standalone.js'], (req: Request, res: Response, next: NextFunction) => (docs(req, res) ? undefined : next()));
+  router.use(api);
+  router.use((req: Request, res: Response) => {
+    if (!webClient(req, res)) writeError(res, routeNotFound(), requestIdOf(res));
+  });
+  // What reaches the router's error path: a path parameter it could not decode (a malformed %-escape).
+  const done = (res: http.ServerResponse) => (err?: unknown) => writeError(res, err === undefined ? routeNotFound() : err instanceof URIError ? undecodableParam() : err, requestIdOf(res));
+  const dispatch = (req: http.IncomingMessage, res: http.ServerResponse) => router(req as Request, res as Response, done(res));
+
+  return (req, res) => {
     const started = process.hrtime.bigint();
     const requestId = stampResponse(res);
-    res.locals.requestId = requestId;
+    res.locals = { requestId };
     res.on('finish', () => {
-      const line = { request_id: requestId, method: req.method, path: loggablePath(req.originalUrl), status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 };
+      const line = { request_id: requestId, method: req.method, path: loggablePath(req.url), status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 };
       const err = res.locals?.error;
       // A 503 is an outage the operator already sees elsewhere; a 500 is a bug and must be findable with its stack;
       // a 400 with an error attached is a value the database refused (a length check the API lacks).
@@ -57,8 +67,11 @@ export function createRequestListener(app: App, options: ServerOptions): http.Re
     });
     // The API rate limit (off by default) covers every request, as Mattermost's does; checked only when on, so the
     // hot paths pay nothing for it otherwise.
-    if (!app.deps.config.get().RateLimitSettings.Enable) return next();
-    const admitted = (limited: AppError | undefined) => (limited ? writeError(res, limited, requestId) : next());
+    if (!app.deps.config.get().RateLimitSettings.Enable) {
+      dispatch(req, res);
+      return;
+    }
+    const admitted = (limited: AppError | undefined) => (limited ? writeError(res, limited, requestId) : dispatch(req, res));
     // The in-memory store answers at once: no promise on the hot path. Redis answers later.
     let limited: ReturnType<RateLimits['checkRequest']>;
     try {
@@ -69,19 +82,7 @@ export function createRequestListener(app: App, options: ServerOptions): http.Re
     }
     if (limited instanceof Promise) limited.then(admitted, (err: unknown) => writeError(res, err, requestId));
     else admitted(limited);
-  });
-  // Everything after /hooks/ is the hook's id (the webhook endpoint answers an empty or malformed one itself).
-  server.post(/^\/hooks\/.*/s, (req: Request, res: Response) => void webhook(req, res, hookIdFromUrl(req.originalUrl), requestIdOf(res)));
-  server.get(['/api/v4/openapi.json', '/api/v4/docs', '/api/v4/docs/redoc.standalone.js'], (req: Request, res: Response, next: NextFunction) => (docs(req, res) ? undefined : next()));
-  server.use(api);
-  server.use((req: Request, res: Response) => {
-    if (!webClient(req, res)) writeError(res, routeNotFound(), requestIdOf(res));
-  });
-  // What reaches Express's error path: a path parameter it could not decode (a malformed %-escape).
-  server.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    writeError(res, err instanceof URIError ? undecodableParam() : err, requestIdOf(res));
-  });
-  return server;
+  };
 }
 
 declare module 'node:http' {
