@@ -1915,6 +1915,11 @@ export interface paths {
          *     query parameters. Without `perPage` the whole thread is returned; with it, the thread is paged from
          *     `fromPost`/`fromCreateAt` in `direction`.
          *
+         *     With `skipFetchThreads=true` (and not `collapsedThreads`) only the post itself is returned, as Mattermost does.
+         *     With `collapsedThreads=true` the root post carries its thread as collapsed-thread channel pages serve it
+         *     (`reply_count`, `last_reply_at`, `participants`, `is_following` for the caller; whole users with
+         *     `collapsedThreadsExtended=true`).
+         *
          *     Permissions: read_channel on the post's channel
          */
         get: operations["GetPostThread"];
@@ -2152,7 +2157,15 @@ export interface paths {
          *     `prev_post_id` (`next_post_id` after an `after` anchor) then names the first post left out, so continue with
          *     `before` (or `after`) as the apps do: offset paging (`page` > 0) past such a page skips posts.
          *
-         *     Paged responses carry an ETag; a matching `If-None-Match` gets 304.
+         *     With `collapsedThreads=true` (what the apps send while collapsed reply threads are on) the channel is its root
+         *     posts: pages, `before`/`after` and the cursors count roots only, replies are neither listed nor fetched
+         *     (`skipFetchThreads` changes nothing), and `since` returns the roots changed after that time or whose threads had
+         *     a reply since (newest first, at most 1000). Each root carries its thread: `reply_count` and `last_reply_at`,
+         *     `participants` once it has had a reply (`{id}` each; whole sanitized users with `collapsedThreadsExtended=true`)
+         *     and `is_following` for the caller where they have a thread membership (absent otherwise). The same byte budget
+         *     applies.
+         *
+         *     Paged responses carry an ETag (one per set of parameters); a matching `If-None-Match` gets 304.
          *
          *     Permissions: read_channel
          */
@@ -2212,7 +2225,12 @@ export interface paths {
          *     Replies come with their root posts (outside `order`) unless `skipFetchThreads` is true. As for
          *     GetPostsForChannel, each side of the unread post ends early once its messages and props pass 1 MiB (2 MiB for
          *     the whole answer; at least one post per side); `next_post_id`/`prev_post_id` then name the first post left out.
-         *     `collapsedThreads` and `collapsedThreadsExtended` are accepted and handled as GetPostsForChannel handles them.
+         *
+         *     With `collapsedThreads=true` everything counts root posts only, as in GetPostsForChannel: the first unread post
+         *     is the oldest live root created after `last_viewed_at`, the posts around it and the cursors are roots, and each
+         *     root carries its thread for the path's user (`reply_count`, `last_reply_at`, `participants`, `is_following`;
+         *     whole users with `collapsedThreadsExtended=true`). Mattermost also adds the replies of the first unread root to
+         *     `posts`; they are left out here (a thread may be long; the apps show no replies in a channel in that mode).
          *
          *     A user who is not a member of the channel (it may still be readable: a public channel of their team) gets 404
          *     `app.channel.get_member.missing.app_error`.
@@ -3077,7 +3095,7 @@ export interface components {
                 /** @description When true, a cookie-authenticated request that changes something must carry the session's CSRF token in `X-CSRF-Token`; `X-Requested-With: XMLHttpRequest` alone no longer passes (default false, as Mattermost). */
                 ExperimentalStrictCSRFEnforcement?: boolean | null;
                 /**
-                 * @description Collapsed reply threads, as Mattermost: `always_on` (the apps show replies in their Threads view only), `default_on` / `default_off` (each user chooses, starting on or off; `default_off` is the default: channel pages still carry replies with collapsedThreads=true), `disabled`.
+                 * @description Collapsed reply threads, as Mattermost: `always_on` (the default, as Mattermost's: the apps show replies in their Threads view only, channel pages holding root posts), `default_on` / `default_off` (each user chooses, starting on or off), `disabled`.
                  * @enum {string|null}
                  */
                 CollapsedThreads?: "disabled" | "default_on" | "default_off" | "always_on" | null;
@@ -3373,12 +3391,12 @@ export interface components {
              * @description Creation time of the newest reply in the thread, epoch milliseconds; 0 if none.
              */
             last_reply_at?: number;
-            /** @description Only with collapsedThreads=true and collapsedThreadsExtended=true: the users who replied to this root post, oldest replier first, each as GetUser returns them (sanitized). */
+            /** @description Only on a root post read with collapsedThreads=true, once its thread has had a reply: the users who replied, newest replier last, each as `{id}`, or with collapsedThreadsExtended=true as GetUser returns them (sanitized). */
             participants?: {
                 /** @description The participant's user id. */
                 id: string;
             }[];
-            /** @description Only with collapsedThreads=true, on a root post whose thread the caller has a membership of: whether they follow it. */
+            /** @description Only on a root post read with collapsedThreads=true whose thread the user has a membership of (they wrote the root, replied, were mentioned, or followed it): whether they follow it now. Absent without a membership, as in Mattermost. */
             is_following?: boolean;
             metadata?: components["schemas"]["PostMetadata"];
         };
@@ -4990,9 +5008,9 @@ export interface components {
         CategoryIdPath: string;
         /** @description The channel id (26 lower-case letters and digits). */
         ChannelIdPath: string;
-        /** @description Collapsed reply threads mode of the client: when true, replies are left out of channel views. Client4 always sends this parameter. */
+        /** @description Collapsed reply threads mode of the client: when true, channel views hold root posts only (paged and counted as roots), each with its thread's reply count, last reply time, participants and whether the caller follows it. Client4 always sends this parameter. */
         CollapsedThreads: boolean;
-        /** @description With collapsed threads, also return extended thread information (participants). Client4 always sends this parameter. */
+        /** @description With collapsed threads, the participants of each thread as whole (sanitized) users instead of `{id}`. Client4 always sends this parameter. */
         CollapsedThreadsExtended: boolean;
         /** @description The file id (26 lower-case letters and digits). */
         FileIdPath: string;
@@ -5014,7 +5032,7 @@ export interface components {
         PreferenceCategoryPath: string;
         /** @description A preference's name within its category. */
         PreferenceNamePath: string;
-        /** @description When true, only the listed posts are returned, without the other posts of their threads. Client4 always sends this parameter. */
+        /** @description When true, only the listed posts are returned: channel pages leave out the root posts of the replies they list, and GetPostThread answers the post alone. Client4 always sends this parameter. */
         SkipFetchThreads: boolean;
         /** @description The team id (26 lower-case letters and digits). */
         TeamIdPath: string;
@@ -8574,11 +8592,11 @@ export interface operations {
                 fromUpdateAt?: number;
                 /** @description Paging direction, `down` (older to newer) or `up`; empty means down. */
                 direction?: "up" | "down" | "";
-                /** @description When true, only the listed posts are returned, without the other posts of their threads. Client4 always sends this parameter. */
+                /** @description When true, only the listed posts are returned: channel pages leave out the root posts of the replies they list, and GetPostThread answers the post alone. Client4 always sends this parameter. */
                 skipFetchThreads?: components["parameters"]["SkipFetchThreads"];
-                /** @description Collapsed reply threads mode of the client: when true, replies are left out of channel views. Client4 always sends this parameter. */
+                /** @description Collapsed reply threads mode of the client: when true, channel views hold root posts only (paged and counted as roots), each with its thread's reply count, last reply time, participants and whether the caller follows it. Client4 always sends this parameter. */
                 collapsedThreads?: components["parameters"]["CollapsedThreads"];
-                /** @description With collapsed threads, also return extended thread information (participants). Client4 always sends this parameter. */
+                /** @description With collapsed threads, the participants of each thread as whole (sanitized) users instead of `{id}`. Client4 always sends this parameter. */
                 collapsedThreadsExtended?: components["parameters"]["CollapsedThreadsExtended"];
                 /** @description When true, return only posts changed after fromUpdateAt (needs fromUpdateAt). */
                 updatesOnly?: boolean;
@@ -8916,11 +8934,11 @@ export interface operations {
                 after?: string;
                 /** @description When true, deleted posts are included (system admins only). */
                 include_deleted?: boolean;
-                /** @description When true, only the listed posts are returned, without the other posts of their threads. Client4 always sends this parameter. */
+                /** @description When true, only the listed posts are returned: channel pages leave out the root posts of the replies they list, and GetPostThread answers the post alone. Client4 always sends this parameter. */
                 skipFetchThreads?: components["parameters"]["SkipFetchThreads"];
-                /** @description Collapsed reply threads mode of the client: when true, replies are left out of channel views. Client4 always sends this parameter. */
+                /** @description Collapsed reply threads mode of the client: when true, channel views hold root posts only (paged and counted as roots), each with its thread's reply count, last reply time, participants and whether the caller follows it. Client4 always sends this parameter. */
                 collapsedThreads?: components["parameters"]["CollapsedThreads"];
-                /** @description With collapsed threads, also return extended thread information (participants). Client4 always sends this parameter. */
+                /** @description With collapsed threads, the participants of each thread as whole (sanitized) users instead of `{id}`. Client4 always sends this parameter. */
                 collapsedThreadsExtended?: components["parameters"]["CollapsedThreadsExtended"];
             };
             header?: {
@@ -9000,11 +9018,11 @@ export interface operations {
                 limit_before?: number;
                 /** @description At most this many posts from the first unread one on, that post included (default 60; larger values are reduced to 200; negative values read as the default). 0 is refused: 400 `api.context.invalid_url_param.app_error`. */
                 limit_after?: number;
-                /** @description When true, only the listed posts are returned, without the other posts of their threads. Client4 always sends this parameter. */
+                /** @description When true, only the listed posts are returned: channel pages leave out the root posts of the replies they list, and GetPostThread answers the post alone. Client4 always sends this parameter. */
                 skipFetchThreads?: components["parameters"]["SkipFetchThreads"];
-                /** @description Collapsed reply threads mode of the client: when true, replies are left out of channel views. Client4 always sends this parameter. */
+                /** @description Collapsed reply threads mode of the client: when true, channel views hold root posts only (paged and counted as roots), each with its thread's reply count, last reply time, participants and whether the caller follows it. Client4 always sends this parameter. */
                 collapsedThreads?: components["parameters"]["CollapsedThreads"];
-                /** @description With collapsed threads, also return extended thread information (participants). Client4 always sends this parameter. */
+                /** @description With collapsed threads, the participants of each thread as whole (sanitized) users instead of `{id}`. Client4 always sends this parameter. */
                 collapsedThreadsExtended?: components["parameters"]["CollapsedThreadsExtended"];
             };
             header?: {

@@ -18,9 +18,8 @@ export interface Config {
     UniqueEmojiReactionLimitPerPost: number;
     /**
      * Collapsed reply threads (Mattermost's values): `always_on` (the apps show replies in the Threads view only),
-     * `default_on` / `default_off` (users choose, starting on or off), `disabled`. Default `default_off`, not
-     * Mattermost's `always_on`: channel pages asked with collapsedThreads=true still carry replies here, so the apps
-     * would show them twice; users who turn threads on get the Threads view.
+     * `default_on` / `default_off` (users choose, starting on or off), `disabled`. Default `always_on`, as
+     * Mattermost: channel pages asked with collapsedThreads=true hold root posts only, each with its thread.
      */
     CollapsedThreads: 'disabled' | 'default_on' | 'default_off' | 'always_on';
   };
@@ -112,7 +111,7 @@ export function defaultConfig(): Config {
       SessionLengthWebInHours: 720,
       ExperimentalStrictCSRFEnforcement: false,
       UniqueEmojiReactionLimitPerPost: 50,
-      CollapsedThreads: 'default_off',
+      CollapsedThreads: 'always_on',
     },
     TeamSettings: {
       EnableOpenServer: false,

@@ -524,6 +524,12 @@ describe('posts with large props written before the bound (H3)', () => {
     expect(after.body.next_post_id).toBe(ids[9]);
     // A page of small posts is not shortened.
     expect((await member.api.get(`/api/v4/channels/${ch}/posts?per_page=3`).expect(200)).body.order).toHaveLength(3);
+    // Collapsed threads (these are all roots): the same budget, the same cursor.
+    const collapsed = await member.api.get(`/api/v4/channels/${ch}/posts?per_page=60&collapsedThreads=true&collapsedThreadsExtended=true`).expect(200);
+    expect(collapsed.body.order).toEqual(newestFirst.slice(0, 8));
+    expect(collapsed.body.prev_post_id).toBe(newestFirst[8]);
+    const rest = await member.api.get(`/api/v4/channels/${ch}/posts?before=${newestFirst[7]}&per_page=60&collapsedThreads=true`).expect(200);
+    expect(rest.body.order).toEqual(newestFirst.slice(8));
   });
 
   test('stored props are served as stored (not parsed and serialised again) by every read', async () => {
@@ -536,6 +542,9 @@ describe('posts with large props written before the bound (H3)', () => {
       await member.api.get(`/api/v4/posts/${id}/thread`).expect(200),
       await member.api.post('/api/v4/posts/ids', [id]).expect(200),
       await member.api.get(`/api/v4/posts/${id}`).expect(200),
+      await member.api.get(`/api/v4/channels/${ch}/posts?collapsedThreads=true`).expect(200),
+      await member.api.get(`/api/v4/channels/${ch}/posts?since=1&collapsedThreads=true`).expect(200),
+      await member.api.get(`/api/v4/posts/${id}/thread?collapsedThreads=true`).expect(200),
     ];
     for (const r of reads) expect(r.text).toContain(`"props":${text}`);
     expect(reads[4].body.props).toEqual(JSON.parse(text));

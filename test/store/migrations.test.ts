@@ -185,9 +185,33 @@ forEachDatabase((h) => {
     expect(await stores.threads.get(byBob.id)).toBeUndefined();
 
     // Down and up again: the tables go, and come back built from the posts.
-    await h.db.knex.migrate.down(migrationConfig);
+    while ((await h.db.knex.migrate.list(migrationConfig))[0].length > 14) await h.db.knex.migrate.down(migrationConfig);
     expect(await h.db.knex.schema.hasTable('threads')).toBe(false);
     await migrate(h.db);
     expect(await stores.threads.get(root.id)).toMatchObject({ reply_count: 3 });
+  });
+
+  /** The names of a table's indexes. */
+  async function indexes(table: string): Promise<string[]> {
+    if (h.dialect === 'mysql') {
+      const [rows] = (await h.db.knex.raw(`SHOW INDEX FROM ${table}`)) as [Array<{ Key_name: string }>];
+      return [...new Set(rows.map((r) => r.Key_name))].sort();
+    }
+    const rows = (await h.db.knex.raw(`PRAGMA index_list(${table})`)) as Array<{ name: string }>;
+    return rows.map((r) => r.name).sort();
+  }
+
+  test('016 indexes the root posts of a channel and its threads by last reply; down puts the 015 index back', async () => {
+    await rollbackAll(h.db);
+    await migrate(h.db);
+    expect(await indexes('posts')).toContain('idx_posts_channel_root');
+    expect(await indexes('threads')).toEqual(expect.arrayContaining(['idx_threads_channel_reply']));
+    expect(await indexes('threads')).not.toContain('idx_threads_channel');
+    await h.db.knex.migrate.down(migrationConfig);
+    expect(await indexes('posts')).not.toContain('idx_posts_channel_root');
+    expect(await indexes('threads')).toContain('idx_threads_channel');
+    expect(await indexes('threads')).not.toContain('idx_threads_channel_reply');
+    await migrate(h.db);
+    expect(await indexes('posts')).toContain('idx_posts_channel_root');
   });
 }, { migrated: false });

@@ -142,7 +142,7 @@ forEachDatabase((h) => {
     expect(await h.stores.threads.followedOne(carol, root.id)).toMatchObject({ unread_replies: 3 });
     expect(await h.stores.threads.followedOne(alice, newId())).toBeUndefined();
 
-    const byUser = (list: Array<{ user_id: string }>) => [...list].sort((a, b) => (a.user_id < b.user_id ? -1 : 1));
+    const byUser = <T extends { user_id: string }>(list: T[]) => [...list].sort((a, b) => (a.user_id < b.user_id ? -1 : 1));
     expect(byUser(await h.stores.threads.followers(root.id))).toEqual(
       byUser([
         { user_id: alice, last_viewed: 1100, unread_mentions: 1, unread_replies: 2 },
