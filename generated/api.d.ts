@@ -2338,7 +2338,8 @@ export interface paths {
         };
         /**
          * Get one of a user's preferences
-         * @description Returns the user's preference with the category and name; none is 404 `app.preference.get.app_error`.
+         * @description Returns the user's preference with the category and name; none is 400 `app.preference.get.app_error` (as Mattermost
+         *     answers it).
          *
          *     Permissions: the user themselves, or edit_other_users
          */

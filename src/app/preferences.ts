@@ -50,6 +50,24 @@ export function checkPreference(p: Preference): void {
 
 const normalise = (p: PreferenceInput): Preference => ({ user_id: p.user_id ?? '', category: p.category ?? '', name: p.name ?? '', value: p.value ?? '' });
 
+/** A colour as Mattermost's themes write it: #rgb or #rrggbb. */
+const THEME_COLOUR = /^#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?$/;
+/** The theme's entries that are not colours. */
+const THEME_NOT_COLOURS = new Set(['image', 'type', 'codeTheme']);
+
+/**
+ * Mattermost's Preference.PreUpdate: in a theme, every entry but image, type and codeTheme that is not a colour
+ * becomes "#ffffff", and the theme is written again with its keys sorted (as Go writes a map). A value that is not a
+ * JSON object of strings is left for checkPreference to refuse.
+ */
+export function sanitizeTheme(p: Preference): Preference {
+  if (p.category !== 'theme' || !isThemeObject(p.value)) return p;
+  const theme = JSON.parse(p.value) as Record<string, string>;
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(theme).sort()) out[key] = THEME_NOT_COLOURS.has(key) || THEME_COLOUR.test(theme[key]) ? theme[key] : '#ffffff';
+  return { ...p, value: JSON.stringify(out) };
+}
+
 /** A user's preferences (client settings, saved posts): reading, saving, deleting; changes go to the user's sockets. */
 export class PreferencesService {
   private readonly authz: Authz;
@@ -86,14 +104,15 @@ export class PreferencesService {
   async get(userId: string, category: string, name: string, session: Session): Promise<Preference> {
     this.requireUser(userId, session);
     const found = await this.deps.stores.preferences.get(userId, category, name);
-    if (!found) throw AppError.notFound('app.preference.get.app_error', 'Unable to find the preference.');
+    // A 400, as Mattermost answers it (its store's "not found" reaches the app as a plain error).
+    if (!found) throw AppError.badRequest('app.preference.get.app_error', 'Unable to find the preference.');
     return found;
   }
 
   async save(userId: string, body: PreferenceInput[], session: Session): Promise<void> {
     this.requireUser(userId, session);
     this.checkCount(body);
-    const list = body.map(normalise);
+    const list = body.map(normalise).map(sanitizeTheme);
     for (const p of list) {
       if (p.user_id !== userId) throw new AppError('api.preference.update_preferences.set.app_error', 'Unable to set user preferences.', 403);
     }

@@ -46,17 +46,26 @@ describe('saving, reading and deleting, through Client4', () => {
     expect(sorted(await c.getUserPreferences(user.id))).toEqual(sorted(mine.slice(1)));
   });
 
-  test('saving again replaces the value; by category and by name read what is stored; a missing one is 404', async () => {
+  test('saving again replaces the value; by category and by name read what is stored; a missing one is 400 by name (as Mattermost), 404 by category', async () => {
     const user = await createUser(server, admin);
     await save(user, [pref(user, 'display_settings', 'name_format', 'username'), pref(user, 'display_settings', 'collapse_previews', 'false')]).expect(200);
     await save(user, [pref(user, 'display_settings', 'name_format', 'full_name')]).expect(200);
     const byCategory = (await user.api.get('/api/v4/users/me/preferences/display_settings').expect(200)).body;
     expect(sorted(byCategory)).toEqual(sorted([pref(user, 'display_settings', 'name_format', 'full_name'), pref(user, 'display_settings', 'collapse_previews', 'false')]));
     expect((await user.api.get(`/api/v4/users/${user.id}/preferences/display_settings/name/name_format`).expect(200)).body).toEqual(pref(user, 'display_settings', 'name_format', 'full_name'));
-    expectAppError(await user.api.get('/api/v4/users/me/preferences/display_settings/name/nothing_here'), 404, 'app.preference.get.app_error');
+    expectAppError(await user.api.get('/api/v4/users/me/preferences/display_settings/name/nothing_here'), 400, 'app.preference.get.app_error');
     expectAppError(await user.api.get('/api/v4/users/me/preferences/no_such_category'), 404, 'api.preference.preferences_category.get.app_error');
     // Deleting a preference that is not there is no error.
     await remove(user, [pref(user, 'display_settings', 'never_saved')]).expect(200);
+  });
+
+  test("a theme's entries that are not colours become #ffffff, as Mattermost's PreUpdate makes them (image, type, codeTheme kept)", async () => {
+    const user = await createUser(server, admin);
+    const sent = { type: 'Custom', sidebarBg: 'red', centerChannelBg: '#fff', linkColor: '#12345G', codeTheme: 'monokai', image: 'x.png', mentionBg: '#abcdef' };
+    await save(user, [pref(user, 'theme', '', JSON.stringify(sent))]).expect(200);
+    const [stored] = (await user.api.get('/api/v4/users/me/preferences/theme').expect(200)).body;
+    // Written again as Go writes a map: keys sorted.
+    expect(stored.value).toBe(JSON.stringify({ centerChannelBg: '#fff', codeTheme: 'monokai', image: 'x.png', linkColor: '#ffffff', mentionBg: '#abcdef', sidebarBg: '#ffffff', type: 'Custom' }));
   });
 });
 
