@@ -115,7 +115,7 @@ describe('moving channels, favourites', () => {
     const after = (await categoriesOf(user)).categories;
     expect(byType(after, 'favorites').channel_ids).toEqual([]);
     expect(byType(after, 'channels').channel_ids).toContain(publicId);
-    expectAppError(await user.api.get(`/api/v4/users/me/preferences/favorite_channel/name/${publicId}`), 404);
+    expectAppError(await user.api.get(`/api/v4/users/me/preferences/favorite_channel/name/${publicId}`), 400, 'app.preference.get.app_error');
   });
 
   test('a channel listed while it sits in a category the request leaves out stays there (a stale list): never in two', async () => {
