@@ -307,6 +307,9 @@ async function main() {
     const bareSqlite = join(dir, 'bare.db');
     await migrateDatabase('sqlite', bareSqlite);
     bare.sqlite = await start(() => spawnBare('bare-sqlite-insert', 'sqlite', bareSqlite));
+    const bareNormal = join(dir, 'bare-normal.db');
+    await migrateDatabase('sqlite', bareNormal);
+    bare.sqliteNormal = await start(() => spawnBare('bare-sqlite-normal-insert', 'sqlite-normal', bareNormal));
   }
   if (withMysql && runs('webhook')) {
     for (const mode of ['mysql-pool', 'mysql-naive']) {
@@ -332,6 +335,7 @@ async function main() {
     const targets = [
       { key: 'bare-http', ...hookPost(bare.http) },
       { key: 'bare-sqlite-insert', ...hookPost(bare.sqlite) },
+      { key: 'bare-sqlite-normal-insert', ...hookPost(bare.sqliteNormal) },
       { key: 'parley-sqlite', ...hookPost(parley.sqlite, 'sqlite') },
     ];
     if (withMysql) {
@@ -739,6 +743,7 @@ function report() {
     const verdict = (v, min) => (Number.isFinite(v) ? (v >= min ? 'met' : 'NOT met') : '–');
     const rows = [
       ['parley-sqlite / bare-sqlite-insert', ratio('parley-sqlite', 'bare-sqlite-insert'), '≥ 0.5×', verdict(ratio('parley-sqlite', 'bare-sqlite-insert'), 0.5)],
+      ['parley-sqlite / bare-sqlite-normal-insert (WAL, synchronous=NORMAL)', ratio('parley-sqlite', 'bare-sqlite-normal-insert'), '≥ 0.7×', verdict(ratio('parley-sqlite', 'bare-sqlite-normal-insert'), 0.7)],
       ['parley-sqlite / bare-http', ratio('parley-sqlite', 'bare-http'), '', ''],
     ];
     if (wh['parley-mysql']) {
