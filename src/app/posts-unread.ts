@@ -1,4 +1,4 @@
-import { AppError, POST_LIMITS, type Post, type PostList, type Session } from '../model';
+import { AppError, POST_LIMITS, type Post, type PostList, type Session, type Versioned } from '../model';
 import { Authz } from './authz';
 import { channelNotFound } from './channels';
 import type { Deps } from './deps';
@@ -39,8 +39,7 @@ export async function postsAroundLastUnread(
   channelId: string,
   q: UnreadQuery,
   session: Session,
-  ifNoneMatch?: string,
-): Promise<{ etag?: string; list?: PostList }> {
+): Promise<Versioned<PostList>> {
   const { stores } = deps;
   const authz = new Authz(deps);
   if (userId !== session.userId) authz.requireSystem(session, 'edit_other_users');
@@ -58,7 +57,7 @@ export async function postsAroundLastUnread(
   if (!unread) {
     // The same options as GetPostsForChannel's handler gives page 0: the same ETag.
     const page = { page: 0, perPage: q.limitBefore, includeDeleted: false, fetchThreads: q.fetchThreads, collapsedThreads: rootsOnly, collapsedThreadsExtended: q.collapsedThreadsExtended === true };
-    return posts.forChannel(channelId, page, session, ifNoneMatch);
+    return posts.forChannel(channelId, page, session);
   }
   const side = (perPage: number, direction: 'before' | 'after') =>
     stores.posts.aroundWithin({ channelId, page: 0, perPage, includeDeleted: false, rootsOnly }, unread, direction, SIDE_CHARS);
@@ -85,5 +84,6 @@ export async function postsAroundLastUnread(
   const threads = channel.total_msg_count !== channel.total_msg_count_root;
   const collapsed = rootsOnly ? { userId, extended: q.collapsedThreadsExtended === true, session } : undefined;
   for (const p of await posts.asPage(all, threads, collapsed)) list.posts[p.id] = p;
-  return { list };
+  // No ETag around an unread post (as Mattermost): always built.
+  return { build: async () => list };
 }

@@ -1,6 +1,6 @@
 import { isValidId } from '../lib/ids';
 import { codePointLength } from '../lib/text';
-import { AppError, POST_LIMITS, SERVER_PROPS, type Channel, type CreatePostInput, type Post, type PostList, type PostMetadata, type PostPatch, type PostUpdate, type Session } from '../model';
+import { AppError, POST_LIMITS, SERVER_PROPS, type Channel, type CreatePostInput, type Post, type PostList, type PostMetadata, type PostPatch, type PostUpdate, type Session, type Versioned } from '../model';
 import { Authz } from './authz';
 import { channelNotFound } from './channels';
 import type { Deps } from './deps';
@@ -66,6 +66,19 @@ function emptied(post: Post): Post {
 
 function sameIds(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((id) => b.includes(id));
+}
+
+/** GetPostsForChannel's query, as its handler reads it. */
+export interface ChannelPageQuery {
+  page: number;
+  perPage: number;
+  since?: number;
+  before?: string;
+  after?: string;
+  includeDeleted: boolean;
+  fetchThreads: boolean;
+  collapsedThreads?: boolean;
+  collapsedThreadsExtended?: boolean;
 }
 
 export class PostsService {
@@ -214,9 +227,10 @@ export class PostsService {
   }
 
   /**
-   * GetPostsForChannel in one call: the channel, the caller's membership and the channel's last change read in one statement, the ETag, and (unless the
-   * caller's If-None-Match still matches, when the ETag alone is answered) the page. Each page read takes one row past
-   * its edge, which is the neighbour `prev_post_id` (or `next_post_id`) names; page 0 has no newer post to look up.
+   * GetPostsForChannel: the channel, the caller's membership and the channel's last change read in one statement, and
+   * the ETag from them; the page is read only when built (an unchanged channel is answered 304 without it). Each page
+   * read takes one row past its edge, which is the neighbour `prev_post_id` (or `next_post_id`) names; page 0 has no
+   * newer post to look up.
    *
    * With `collapsedThreads` (Mattermost's collapsed reply threads) the channel is its root posts: pages, cursors and
    * neighbours count roots only (on their own index), `since` answers the roots changed or replied to since, replies'
@@ -225,30 +239,21 @@ export class PostsService {
    */
   async forChannel(
     channelId: string,
-    q: {
-      page: number;
-      perPage: number;
-      since?: number;
-      before?: string;
-      after?: string;
-      includeDeleted: boolean;
-      fetchThreads: boolean;
-      collapsedThreads?: boolean;
-      collapsedThreadsExtended?: boolean;
-    },
+    q: ChannelPageQuery,
     session: Session,
-    ifNoneMatch?: string,
-  ): Promise<{ etag?: string; list?: PostList }> {
+  ): Promise<Versioned<PostList>> {
     const { stores } = this.deps;
     const found = await stores.channels.getForReading(channelId, session.userId);
     if (!found) throw channelNotFound();
     const { channel, member, lastUpdateAt } = found;
     if (!(await this.authz.channel(session, channel, 'read_channel', member))) throw AppError.forbidden('read_channel');
-    let etag: string | undefined;
-    if (q.since === undefined) {
-      etag = `${channelId}.${channel.total_msg_count}.${lastUpdateAt}.${JSON.stringify(q)}`;
-      if (ifNoneMatch === etag) return { etag };
-    }
+    const etag = q.since === undefined ? `${channelId}.${channel.total_msg_count}.${lastUpdateAt}.${JSON.stringify(q)}` : undefined;
+    return { etag, build: () => this.channelPage(channel, q, session) };
+  }
+
+  private async channelPage(channel: Channel, q: ChannelPageQuery, session: Session): Promise<PostList> {
+    const { stores } = this.deps;
+    const channelId = channel.id;
     const includeDeleted = q.includeDeleted && this.authz.system(session, 'manage_system');
     const rootsOnly = q.collapsedThreads === true;
     const cursor = { channelId, page: q.page, perPage: q.perPage, includeDeleted, lookahead: 1, rootsOnly };
@@ -311,12 +316,12 @@ export class PostsService {
     const threads = channel.total_msg_count !== channel.total_msg_count_root;
     const collapsed = rootsOnly ? { userId: session.userId, extended: q.collapsedThreadsExtended === true, session } : undefined;
     for (const p of collapsed ? await this.asPage(all, threads, collapsed) : await this.withReplyStats(all, threads)) list.posts[p.id] = p;
-    return { etag, list };
+    return list;
   }
 
   /** GetPostsAroundLastUnread: the posts around the user's first unread post (posts-unread.ts). */
-  aroundLastUnread(userId: string, channelId: string, q: UnreadQuery, session: Session, ifNoneMatch?: string): Promise<{ etag?: string; list?: PostList }> {
-    return postsAroundLastUnread(this.deps, this, userId, channelId, q, session, ifNoneMatch);
+  aroundLastUnread(userId: string, channelId: string, q: UnreadQuery, session: Session): Promise<Versioned<PostList>> {
+    return postsAroundLastUnread(this.deps, this, userId, channelId, q, session);
   }
 
   async patch(postId: string, patch: PostPatch, session: Session): Promise<Post> {

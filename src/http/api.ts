@@ -110,7 +110,8 @@ export function createApiRouter(app: App, options: ApiOptions): Router {
     }
     if (reply.etag) {
       res.setHeader('ETag', reply.etag);
-      if (reply.status === 304 || req.headers['if-none-match'] === reply.etag) {
+      // The handler's `conditional` decided it (src/http/operation.ts): no body was built.
+      if (reply.status === 304) {
         res.statusCode = 304;
         res.end();
         return;

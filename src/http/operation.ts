@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { operations } from '../../generated/api';
 import type { App } from '../app';
 import type { FileDownload } from '../app/files';
-import type { Session } from '../model';
+import type { Session, Versioned } from '../model';
 
 export type OperationId = keyof operations;
 
@@ -56,6 +56,15 @@ export const created = (body: unknown): Reply => ({ status: 201, body });
 export const statusOk = (): Reply => ({ status: 200, body: { status: 'OK' } });
 export const fileReply = (download: FileDownload, forceDownload: boolean): Reply => ({ status: 200, body: undefined, file: { download, forceDownload } });
 export const notModified = (etag: string): Reply => ({ status: 304, body: undefined, etag });
+
+/**
+ * Conditional GET, the one shape of it: 304 when If-None-Match names the answer's ETag, before the answer is built;
+ * otherwise the answer with its ETag.
+ */
+export async function conditional<T>(headers: IncomingHttpHeaders, answer: Versioned<T>, extra: Partial<Reply> = {}): Promise<Reply> {
+  if (answer.etag !== undefined && headers['if-none-match'] === answer.etag) return { ...extra, ...notModified(answer.etag) };
+  return ok(await answer.build(), answer.etag === undefined ? extra : { ...extra, etag: answer.etag });
+}
 
 /** Mattermost's paging: per_page defaults to 60 and larger values are quietly reduced to 200. */
 export function paging(query: { page?: number; per_page?: number }): { page: number; perPage: number } {

@@ -16,5 +16,6 @@ export * from './store-errors';
 export * from './teams';
 export * from './threads';
 export * from './users';
+export * from './versioned';
 export * from './webhooks';
 export type { RequestBody, Schemas } from './wire';

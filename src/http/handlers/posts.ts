@@ -1,5 +1,5 @@
 import { nullItemsAsEmpty, withoutTopLevelNulls } from '../nulls';
-import { authed, created, notModified, ok, paging, statusOk } from '../operation';
+import { authed, conditional, created, ok, paging, statusOk } from '../operation';
 
 export const CreatePost = authed<'CreatePost'>(async ({ body, session, app }) => created(await app.posts.create(withoutTopLevelNulls(body), session)));
 
@@ -21,8 +21,7 @@ export const GetPostsForChannel = authed<'GetPostsForChannel'>(async ({ path, qu
     collapsedThreads: query.collapsedThreads === true,
     collapsedThreadsExtended: query.collapsedThreadsExtended === true,
   };
-  const { etag, list } = await app.posts.forChannel(path.channel_id, q, session, headers['if-none-match']);
-  return list ? ok(list, { etag }) : notModified(etag as string);
+  return conditional(headers, await app.posts.forChannel(path.channel_id, q, session));
 });
 
 export const PatchPost = authed<'PatchPost'>(async ({ path, body, session, app }) => ok(await app.posts.patch(path.post_id, withoutTopLevelNulls(body), session)));
@@ -65,8 +64,7 @@ export const UnpinPost = authed<'UnpinPost'>(async ({ path, session, app }) => {
 /** ETag first, as for a channel's pages: an unchanged channel answers 304 without reading its pinned posts. */
 export const GetPinnedPosts = authed<'GetPinnedPosts'>(async ({ path, headers, session, app }) => {
   const etag = await app.posts.channelEtag(path.channel_id, session, 'pinned');
-  if (headers['if-none-match'] === etag) return notModified(etag);
-  return ok(await app.posts.pinned(path.channel_id, session), { etag });
+  return conditional(headers, { etag, build: () => app.posts.pinned(path.channel_id, session) });
 });
 
 export const GetPostsByIds = authed<'GetPostsByIds'>(async ({ body, session, app }) =>
@@ -90,6 +88,5 @@ export const GetPostsAroundLastUnread = authed<'GetPostsAroundLastUnread'>(async
     collapsedThreads: query.collapsedThreads === true,
     collapsedThreadsExtended: query.collapsedThreadsExtended === true,
   };
-  const { etag, list } = await app.posts.aroundLastUnread(path.user_id, path.channel_id, q, session, headers['if-none-match']);
-  return list ? ok(list, { etag }) : notModified(etag as string);
+  return conditional(headers, await app.posts.aroundLastUnread(path.user_id, path.channel_id, q, session));
 });

@@ -1,6 +1,6 @@
-import { AppError } from '../../model';
+import { AppError, versioned } from '../../model';
 import { clearedCookies, sessionCookies } from '../cookies';
-import { authed, created, ok, paging, statusOk, type Handler } from '../operation';
+import { authed, conditional, created, ok, paging, statusOk, type Handler } from '../operation';
 import { nullItemsAsEmpty, withoutNulls } from '../nulls';
 
 export const CreateUser: Handler<'CreateUser'> = async ({ body, session, app }) => created(await app.users.create(withoutNulls(body), session));
@@ -25,14 +25,14 @@ export const Logout: Handler<'Logout'> = async ({ token, app }) => {
   return { ...statusOk(), headers: { 'Set-Cookie': clearedCookies(secureCookies(app)) } };
 };
 
-export const GetUser = authed<'GetUser'>(async ({ path, session, app }) => {
+export const GetUser = authed<'GetUser'>(async ({ path, headers, session, app }) => {
   const { user, etag } = await app.users.get(path.user_id, session);
-  return ok(user, { etag });
+  return conditional(headers, versioned(user, etag));
 });
 
-export const GetUserByUsername = authed<'GetUserByUsername'>(async ({ path, session, app }) => {
+export const GetUserByUsername = authed<'GetUserByUsername'>(async ({ path, headers, session, app }) => {
   const { user, etag } = await app.users.getByUsername(path.username, session);
-  return ok(user, { etag });
+  return conditional(headers, versioned(user, etag));
 });
 
 export const GetUsers = authed<'GetUsers'>(async ({ query, session, app }) =>
@@ -101,11 +101,11 @@ export const AutocompleteUsers = authed<'AutocompleteUsers'>(async ({ query, ses
  * The picture as a PNG. Kept briefly by caches (it follows the username, which can change), and revalidated
  * cheaply by its ETag.
  */
-const profileImage = async (userId: string, app: Parameters<Handler<'GetProfileImage'>>[0]['app']) => {
+const profileImage = async (userId: string, { app, headers }: Pick<Parameters<Handler<'GetProfileImage'>>[0], 'app' | 'headers'>) => {
   const { png, etag } = await app.users.profileImage(userId);
-  return ok(png, { etag, headers: { 'Content-Type': 'image/png', 'Cache-Control': 'max-age=300, private' } });
+  return conditional(headers, versioned(png, etag), { headers: { 'Content-Type': 'image/png', 'Cache-Control': 'max-age=300, private' } });
 };
 
-export const GetProfileImage = authed<'GetProfileImage'>(async ({ path, app }) => profileImage(path.user_id, app));
+export const GetProfileImage = authed<'GetProfileImage'>(async ({ path, ...input }) => profileImage(path.user_id, input));
 
-export const GetDefaultProfileImage = authed<'GetDefaultProfileImage'>(async ({ path, app }) => profileImage(path.user_id, app));
+export const GetDefaultProfileImage = authed<'GetDefaultProfileImage'>(async ({ path, ...input }) => profileImage(path.user_id, input));

@@ -1,0 +1,12 @@
+/**
+ * An answer with a version: its ETag, known before the answer is built, and how to build it. The HTTP layer answers
+ * 304 to a matching If-None-Match without calling `build` (an unchanged channel's page is never read); the app never
+ * sees the header. No `etag` (a `since` read) means always built, never 304.
+ */
+export interface Versioned<T> {
+  etag?: string;
+  build(): Promise<T>;
+}
+
+/** An answer already built, with its version. */
+export const versioned = <T>(value: T, etag: string): Versioned<T> => ({ etag, build: async () => value });
