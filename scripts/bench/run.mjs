@@ -13,10 +13,12 @@
 // Every figure is the median of alternating rounds (the order rotates each round); ratios are taken between medians
 // of the same run. The load generator (autocannon) shares the machine with the servers and the database.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import http from 'node:http';
 import { Socket } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { ROOT, cpuSeconds, fmt, load, loadAtRate, log, median, rssMb, sampleRss, sleep, spawnBare, spawnParley, startRedis, table } from './lib.mjs';
 import { createMysqlDatabase, migrateDatabase, SEARCH_VOCABULARY, searchPostTime, seedPosts, seedSearchPosts } from './seed.mjs';
 import { realtimeReport, realtimeSection } from './realtime.mjs';
@@ -32,8 +34,8 @@ const withMysql = !flag('no-mysql');
 const ROUNDS = Number(option('rounds', quick ? 1 : 3));
 const DURATION = Number(option('duration', quick ? 3 : 5));
 const WARM = quick ? 1 : 2;
-/** Back-to-back on/off pairs per path in the validation section (at least 5: its figure is a median of pairs). */
-const VALIDATION_PAIRS = Math.max(ROUNDS, quick ? 1 : 5);
+/** Runs per path in the validation section (its server CPU per request is their median). */
+const VALIDATION_RUNS = Math.max(ROUNDS, quick ? 1 : 5);
 /** Back-to-back pairs per comparison in the limiter section (the same reasoning). */
 const LIMITER_PAIRS = Math.max(ROUNDS, quick ? 1 : 5);
 const SMALL = 10_000;
@@ -41,6 +43,7 @@ const BIG = Number(option('big', quick ? 100_000 : 1_000_000));
 const BIG_MYSQL = Number(option('big-mysql', BIG));
 const CONNECTIONS = 50;
 const HISTORY_CONNECTIONS = 20;
+const execFileAsync = promisify(execFile);
 const ONLY = option('only', 'webhook,latency,validation,limiter,history,coldstart,upload,search,realtime').split(',');
 /** The upload section: this many concurrent uploads of this many MB each (the robustness suite's memory case). */
 const UPLOADS = 20;
@@ -298,8 +301,6 @@ async function main() {
     worlds[key] = await setupWorld(parley[key].url);
     results.rss[key] = { idleMb: rssMb(parley[key].pid) };
   }
-  // The same SQLite database served by a second process with request validation off (a benchmarking switch).
-  const noValidation = runs('validation') ? await start(() => spawnParley('parley-sqlite-novalidate', { ...dbs.sqlite, extraEnv: { PARLEY_VALIDATE_REQUESTS: 'false' } })) : undefined;
 
   const bare = {};
   if (runs('webhook')) {
@@ -367,7 +368,7 @@ async function main() {
 
   // ---- 3. the cost of request validation --------------------------------------------------------------------
   async function validationSection() {
-    log('3. request validation on vs off (SQLite, same database, PARLEY_VALIDATE_REQUESTS=false on the second process)');
+    log('3. request validation: its CPU per request (in-process, scripts/bench/validation-cost.mjs) against the server CPU per request of the same path (SQLite)');
     const w = worlds.sqlite;
     const auth = { authorization: `Bearer ${w.token}` };
     const paths = [
@@ -384,25 +385,19 @@ async function main() {
         }),
       },
     ].filter((p) => FILTER.test(`${p.what}-validate`));
-    // On and off run back to back, in alternating order, and each pair gives one cost: the difference is a few
-    // percent, smaller than the drift between runs minutes apart (SQLite's fsync makes the webhook path noisy), so
-    // the cost is the median of paired costs rather than a ratio of medians taken at different times.
+    // The validators are the server's, compiled from the spec as the server compiles them, run on the request the load
+    // sends: what validation adds to a request, without a second server that skips it.
+    const { stdout } = await execFileAsync(process.execPath, [join(ROOT, 'scripts/bench/validation-cost.mjs')]);
+    const perRequest = JSON.parse(stdout);
     for (const { what, target } of paths) {
-      const lists = { on: [], off: [], cost: [], cpuCost: [] };
-      for (let r = 0; r < VALIDATION_PAIRS; r++) {
-        const order = r % 2 ? [['off', noValidation], ['on', parley.sqlite]] : [['on', parley.sqlite], ['off', noValidation]];
-        const pair = {};
-        for (const [onOff, proc] of order) {
-          const t = target(proc);
-          await load(t.url, { ...t, connections: CONNECTIONS, duration: r === 0 ? WARM : 1 });
-          pair[onOff] = await measured(t, { connections: CONNECTIONS, duration: DURATION });
-          lists[onOff].push(pair[onOff]);
-        }
-        lists.cost.push(1 - pair.on.rps / pair.off.rps);
-        lists.cpuCost.push(1 - pair.off.cpuUs / pair.on.cpuUs);
-        log(`  pair ${r + 1}/${VALIDATION_PAIRS} ${what}: on ${fmt.int(pair.on.rps)} req/s, off ${fmt.int(pair.off.rps)} req/s, cost ${(lists.cost.at(-1) * 100).toFixed(1)} %`);
-      }
-      results.validation[what] = { on: summarise(lists.on), off: summarise(lists.off), cost: median(lists.cost), cpuCost: median(lists.cpuCost), costs: lists.cost };
+      const t = target(parley.sqlite);
+      await load(t.url, { ...t, connections: CONNECTIONS, duration: WARM });
+      const runsOf = [];
+      for (let r = 0; r < VALIDATION_RUNS; r++) runsOf.push(await measured(t, { connections: CONNECTIONS, duration: DURATION }));
+      const cpuUs = median(runsOf.map((x) => x.cpuUs));
+      const validationUs = perRequest[what];
+      results.validation[what] = { rps: median(runsOf.map((x) => x.rps)), cpuUs, validationUs, cost: validationUs / cpuUs };
+      log(`  ${what}: server ${fmt.int(cpuUs)} µs CPU/req, validation ${validationUs.toFixed(2)} µs/req (${((validationUs / cpuUs) * 100).toFixed(2)} %)`);
     }
   }
 
@@ -766,16 +761,16 @@ function report() {
     );
   }
   const vrows = [];
-  const pct = (x) => `${(x * 100).toFixed(1)} %`;
+  const pct = (x) => `${(x * 100).toFixed(2)} %`;
   for (const [what, v] of Object.entries(r.validation)) {
-    vrows.push([what, fmt.int(v.on.rps), fmt.int(v.off.rps), v.costs.map(pct).join(', '), pct(v.cost), `${us(v.on.cpuUs)} / ${us(v.off.cpuUs)}`, pct(v.cpuCost), v.cost <= 0.1 ? 'met' : 'NOT met']);
+    vrows.push([what, fmt.int(v.rps), us(v.cpuUs), v.validationUs.toFixed(2), pct(v.cost), v.cost <= 0.1 ? 'met' : 'NOT met']);
   }
   if (vrows.length) {
-    out.push('', '### Request validation on vs off (SQLite, PARLEY_VALIDATE_REQUESTS; on and off back to back, median of the pairs)', '');
-    out.push(table(['path', 'on req/s', 'off req/s', 'cost per pair', 'throughput cost', 'server CPU µs/req on / off', 'CPU cost', '≤ 10 %'], vrows));
-    const create = r.validation.CreatePost?.on.rps;
-    const hook = r.validation.webhook?.on.rps;
-    if (create && hook) out.push('', table(['ratio', 'value', 'target', 'verdict'], [['CreatePost / webhook POST (SQLite, validation on)', fmt.ratio(create / hook), '≥ 0.5×', create / hook >= 0.5 ? 'met' : 'NOT met']]));
+    out.push('', '### Request validation: its CPU per request against the whole request (SQLite; the server\'s validators run in-process on the same request)', '');
+    out.push(table(['path', 'req/s', 'server CPU µs/req', 'validation CPU µs/req', 'share', '≤ 10 %'], vrows));
+    const create = r.validation.CreatePost?.rps;
+    const hook = r.validation.webhook?.rps;
+    if (create && hook) out.push('', table(['ratio', 'value', 'target', 'verdict'], [['CreatePost / webhook POST (SQLite)', fmt.ratio(create / hook), '≥ 0.5×', create / hook >= 0.5 ? 'met' : 'NOT met']]));
   }
   if (r.limiter.comparisons?.length) {
     const lim = r.limiter;

@@ -9,7 +9,7 @@ import { handlers } from './handlers';
 import type { Handler, Input, OperationId, Reply } from './operation';
 import { expressPath, specRoutes, type Route, type Spec } from './spec-routes';
 import { methodNotAllowed, readCheckedInput } from './request-input';
-import { Validators, invalidParams, type OperationValidators } from './validation';
+import { Validators, invalidParams } from './validation';
 import { scrubSecret } from './logger';
 import { errorBody, writeError, writeJson } from './writer';
 
@@ -18,43 +18,6 @@ export interface ApiOptions {
   spec: Record<string, unknown>;
   /** Check every answer against the spec too (on under NODE_ENV=test: every API test is a contract test). */
   validateResponses: boolean;
-  /** Check requests against the spec (default on; see requestValidationEnabled). */
-  validateRequests: boolean;
-}
-
-/**
- * PARLEY_VALIDATE_REQUESTS=false turns request validation off, for API requests and webhook payloads alike. It is a
- * benchmarking switch (`npm run bench` measures what validation costs), not a production setting: without it,
- * malformed input reaches the handlers unchecked (query parameters are still converted to their types).
- */
-export function requestValidationEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return (env.PARLEY_VALIDATE_REQUESTS ?? '').trim().toLowerCase() !== 'false';
-}
-
-
-/**
- * The benchmarking switch's stage (PARLEY_VALIDATE_REQUESTS=false): the same reading of the body, no schema checks;
- * nothing then converts query strings, so the few typed parameters are converted here.
- */
-function unchecked(check: OperationValidators, route: Route): OperationValidators {
-  return {
-    ...check,
-    params: (_path, query) => {
-      coerceQuery(query, route);
-      return undefined;
-    },
-    body: undefined,
-  };
-}
-
-function coerceQuery(query: Record<string, unknown>, route: Route): void {
-  for (const p of route.parameters) {
-    if (p.in !== 'query' || typeof query[p.name] !== 'string') continue;
-    const value = query[p.name] as string;
-    const type = p.schema?.type;
-    if ((type === 'integer' || type === 'number') && value.trim() !== '' && Number.isFinite(Number(value))) query[p.name] = Number(value);
-    else if (type === 'boolean' && (value === 'true' || value === 'false')) query[p.name] = value === 'true';
-  }
 }
 
 /**
@@ -88,9 +51,7 @@ export function createApiRouter(app: App, options: ApiOptions): Router {
 
     const check = validators.for(route.operationId);
     const maxBody = app.deps.config.get().ServiceSettings.MaximumPayloadSizeBytes;
-    const { query, body } = options.validateRequests
-      ? await readCheckedInput(req, check, params, search, maxBody)
-      : await readCheckedInput(req, unchecked(check, route), params, search, maxBody);
+    const { query, body } = await readCheckedInput(req, check, params, search, maxBody);
 
     const input: Input<OperationId> = {
       path: params as never,

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { App } from '../app';
 import { createPayloadValidator } from '../webhook/validate';
-import { createApiRouter, requestValidationEnabled } from './api';
+import { createApiRouter } from './api';
 import { routeNotFound, undecodableParam } from './request-input';
 import { createDocs } from './docs';
 import type { Logger } from './logger';
@@ -27,11 +27,9 @@ export interface ServerOptions {
  * any other GET to the web client, and what is left is a 404 AppError.
  */
 export function createRequestListener(app: App, options: ServerOptions): http.RequestListener {
-  const validateRequests = requestValidationEnabled();
-  const api = createApiRouter(app, { spec: options.spec, validateResponses: options.validateResponses, validateRequests });
+  const api = createApiRouter(app, { spec: options.spec, validateResponses: options.validateResponses });
   const docs = createDocs(options.spec);
-  // With validation off (a benchmarking switch) payloads go straight to the app's own checks.
-  const webhook = createWebhookEndpoint(app, validateRequests ? createPayloadValidator(options.spec) : () => [], options.limits);
+  const webhook = createWebhookEndpoint(app, createPayloadValidator(options.spec), options.limits);
   const webClient = createWebClient();
   const requestIdOf = (res: http.ServerResponse) => String(res.locals?.requestId ?? '');
 
