@@ -1,9 +1,10 @@
 // The baselines of `npm run bench`: a bare node:http server doing the least a webhook endpoint must do.
 //   http         read the body, JSON.parse it, answer "ok" (the HTTP ceiling)
 //   sqlite       ... plus one durable INSERT with better-sqlite3 (WAL, synchronous=FULL, as the server opens it)
-//   sqlite-normal ... the same INSERT with synchronous=NORMAL (WAL): no fsync per commit, only at checkpoints, so a
-//                crash of the machine may lose the last commits; the server keeps FULL and pays for it with its group
-//                commit (issue #22 measures Parley against this one)
+//   sqlite-normal ... one INSERT and nothing else, with synchronous=NORMAL (WAL): no fsync per commit, only at
+//                checkpoints, so a crash of the machine may lose the last commits; and the search index's triggers
+//                dropped, so the INSERT writes the one row (mode sqlite keeps them, as its figures always had). The
+//                server keeps FULL and its index; issue #22 measures Parley against this one
 //   mysql-pool   ... plus one autocommit INSERT with mysql2 through a pool of 10 connections (knex's default max)
 //   mysql-naive  ... plus one autocommit INSERT on a single mysql2 connection (no pooling, no batching)
 //   sqlite-read  GET /api/v4/channels/{id}/posts?per_page=N: the least a channel history read must do, with
@@ -45,6 +46,7 @@ if (mode === 'sqlite' || mode === 'sqlite-normal') {
   const db = new Database(dataSource);
   db.pragma('journal_mode = WAL');
   db.pragma(mode === 'sqlite' ? 'synchronous = FULL' : 'synchronous = NORMAL');
+  if (mode === 'sqlite-normal') for (const trigger of ['post_search_insert', 'post_search_update', 'post_search_delete']) db.exec(`DROP TRIGGER IF EXISTS ${trigger}`);
   db.pragma('busy_timeout = 5000');
   const stmt = db.prepare(INSERT);
   insert = async (payload) => {
