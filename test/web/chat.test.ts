@@ -128,7 +128,8 @@ describeBrowser('web client: chat journeys', () => {
     await replyBox.focus();
     await page.keyboard.type('I will, after lunch.');
     await page.keyboard.press('Enter');
-    await panel.locator('article.post', { hasText: 'I will, after lunch.' }).waitFor();
+    // Shown at once while it is sent (post--pending), then as the server's post once the server has answered.
+    await panel.locator('article.post:not(.post--pending)', { hasText: 'I will, after lunch.' }).waitFor();
     // In the channel too, with a "Commented on" line pointing at the thread.
     const inChannel = post(page, 'I will, after lunch.');
     await inChannel.waitFor();
