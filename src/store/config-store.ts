@@ -18,16 +18,25 @@ export class ConfigStore {
     return r ? num(r.create_at) : 0;
   }
 
-  /** Inserts the first config; loses quietly to another process that seeded it first. */
+  /**
+   * Inserts the first config; loses quietly to another process that seeded it first. Processes starting together on
+   * MariaDB can deadlock on the one key (InnoDB picks a victim and asks it to retry): the victim tries again, up to
+   * three times, and then sees the winner's row or loses the race as a duplicate.
+   */
   async seed(value: string, version: number): Promise<void> {
-    const existing = await this.db('configurations').where({ id: ACTIVE }).first();
-    if (!existing) {
+    for (let attempt = 1; ; attempt++) {
+      const existing = await this.db('configurations').where({ id: ACTIVE }).first();
+      if (existing) return;
       try {
         await this.db('configurations').insert({ id: ACTIVE, value, create_at: version });
+        return;
       } catch (err) {
-        // A concurrent start seeded it: theirs stands. Any other failure leaves no config row, and without one every
-        // later save (compare-and-swap on a row) fails forever: the caller must see it.
-        if (!isDatabaseError(translateDriverError(err), 'duplicate')) throw err;
+        const translated = translateDriverError(err);
+        // A concurrent start seeded it: theirs stands.
+        if (isDatabaseError(translated, 'duplicate')) return;
+        // Any other failure leaves no config row, and without one every later save (compare-and-swap on a row) fails
+        // forever: the caller must see it, unless the database asked for a retry (a deadlock) and tries remain.
+        if (!isDatabaseError(translated, 'unavailable') || attempt >= 3) throw err;
       }
     }
   }

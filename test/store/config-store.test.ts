@@ -29,7 +29,9 @@ forEachDatabase((h) => {
 
   test('seeds racing (processes starting together): none fails, exactly one stands', async () => {
     const values = ['a', 'b', 'c', 'd'].map((x) => JSON.stringify({ x }));
-    await Promise.all(values.map((v, i) => h.stores.config.seed(v, V1 + i)));
+    // All settled before anything is asserted: a failed seed must not leave others running into the next test.
+    const results = await Promise.allSettled(values.map((v, i) => h.stores.config.seed(v, V1 + i)));
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
     const stored = await h.stores.config.load();
     expect(values).toContain(stored?.value);
     expect(stored?.version).toBe(V1 + values.indexOf(stored!.value));
