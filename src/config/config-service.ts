@@ -65,6 +65,7 @@ export class ConfigService {
   forDisplay(): Config {
     const shown = structuredClone(this.effective);
     if (shown.SqlSettings.DataSource) shown.SqlSettings.DataSource = MASK;
+    if (shown.EmailSettings.SMTPPassword) shown.EmailSettings.SMTPPassword = MASK;
     return shown;
   }
 

@@ -22,6 +22,20 @@ export interface Config {
      * Mattermost: channel pages asked with collapsedThreads=true hold root posts only, each with its thread.
      */
     CollapsedThreads: 'disabled' | 'default_on' | 'default_off' | 'always_on';
+    /** Whether outgoing webhooks may be created and fire (default true, as Mattermost). */
+    EnableOutgoingWebhooks: boolean;
+    /** Whether slash commands run (built-in and custom) and custom ones may be managed (default true). */
+    EnableCommands: boolean;
+    /** Seconds an outgoing webhook, slash command or interactive action call may take (default 30). */
+    OutgoingIntegrationRequestsTimeout: number;
+    /**
+     * Space-separated hostnames, IPs and CIDRs that outgoing integration calls may reach although they are loopback,
+     * private, link-local or the server's own (default "": none). Hostnames match the URL's host exactly; IPs and
+     * CIDRs match the address the host resolves to.
+     */
+    AllowedUntrustedInternalConnections: string;
+    /** Whether bot accounts may be created (default false, as Mattermost). */
+    EnableBotAccountCreation: boolean;
   };
   TeamSettings: {
     EnableOpenServer: boolean;
@@ -86,6 +100,27 @@ export interface Config {
     /** Parley's own: hours the bytes of a deleted file (a deleted post's) are kept before they are removed (0: kept). */
     DeletedRetentionHours: number;
   };
+  EmailSettings: {
+    /** Whether mentioned (or DMed) users who are away or offline get an email (default false). */
+    SendEmailNotifications: boolean;
+    SMTPServer: string;
+    /** A string, as Mattermost's. */
+    SMTPPort: string;
+    /** '' (none), 'TLS' (TLS from the start) or 'STARTTLS'. */
+    ConnectionSecurity: '' | 'TLS' | 'STARTTLS';
+    SMTPUsername: string;
+    /** Never returned by GetConfig (masked). */
+    SMTPPassword: string;
+    /** The From name and address of notification emails. */
+    FeedbackName: string;
+    FeedbackEmail: string;
+    /** Collect each user's notifications and send one email per interval (the user's email_interval preference). */
+    EnableEmailBatching: boolean;
+    /** Seconds between batch runs (default 30). */
+    EmailBatchingInterval: number;
+    /** 'full' (the message) or 'generic' (only who wrote where). */
+    EmailNotificationContentsType: 'full' | 'generic';
+  };
   ClusterSettings: {
     /** Several processes share real-time events (and rate limits) through Redis. */
     Enable: boolean;
@@ -112,6 +147,11 @@ export function defaultConfig(): Config {
       ExperimentalStrictCSRFEnforcement: false,
       UniqueEmojiReactionLimitPerPost: 50,
       CollapsedThreads: 'always_on',
+      EnableOutgoingWebhooks: true,
+      EnableCommands: true,
+      OutgoingIntegrationRequestsTimeout: 30,
+      AllowedUntrustedInternalConnections: '',
+      EnableBotAccountCreation: false,
     },
     TeamSettings: {
       EnableOpenServer: false,
@@ -154,6 +194,19 @@ export function defaultConfig(): Config {
       MaxUserStorageBytes: 10737418240,
       UnattachedRetentionHours: 168,
       DeletedRetentionHours: 24,
+    },
+    EmailSettings: {
+      SendEmailNotifications: false,
+      SMTPServer: 'localhost',
+      SMTPPort: '10025',
+      ConnectionSecurity: '',
+      SMTPUsername: '',
+      SMTPPassword: '',
+      FeedbackName: '',
+      FeedbackEmail: 'test@example.com',
+      EnableEmailBatching: false,
+      EmailBatchingInterval: 30,
+      EmailNotificationContentsType: 'full',
     },
     ClusterSettings: {
       Enable: false,
