@@ -51,7 +51,7 @@ export function configProblem(c: Config): AppError | undefined {
   if (!(r.WebhookPerSec >= 0)) return invalid('webhook_rate_sec', 'Invalid WebhookPerSec for rate limit settings. Must be 0 (no limit) or a positive number.');
   if (!Number.isInteger(r.WebhookMaxBurst) || r.WebhookMaxBurst < 0) return invalid('webhook_max_burst', 'Invalid WebhookMaxBurst for rate limit settings. Must be a whole number, at least 0.');
   const f = c.FileSettings;
-  // Only the local driver exists (README, "Files"): an S3 setting copied from a Mattermost config must not be taken
+  // Only the local driver exists (docs/files.md): an S3 setting copied from a Mattermost config must not be taken
   // for working storage.
   if (f.DriverName !== 'local') return invalid('file_driver', `Invalid FileSettings.DriverName "${f.DriverName}": only "local" is supported.`);
   if (f.Directory.trim() === '') return invalid('directory', 'FileSettings.Directory must not be empty.');

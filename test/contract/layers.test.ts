@@ -1,4 +1,4 @@
-// The layering of src/, checked: data flows down, and no layer imports one above it (README, "Architecture").
+// The layering of src/, checked: data flows down, and no layer imports one above it (docs/architecture.md).
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 

@@ -158,7 +158,7 @@ forEachDatabase((h) => {
     const noise = Array.from({ length: 3000 }, (_, i) => makePost({ channel_id: theirs.id, user_id: bob, create_at: 8000 + i, message: `capybara theirs ${i}` }));
     await writePosts(h.stores, theirs.id, noise);
     // InnoDB moves a big FULLTEXT cache into the index a few hundred ms after the commit, and a search during the move
-    // misses what the cache held (README, "Search"): on MariaDB the answers are awaited, not taken at one instant.
+    // misses what the cache held (docs/search.md): on MariaDB the answers are awaited, not taken at one instant.
     const settled = (check: () => Promise<void>) => (h.dialect === 'mysql' ? eventually(check) : check());
     await settled(async () => expect(await find([mine.id], 'capybara')).toEqual(old.map((x) => x.id).reverse()));
     await settled(async () => expect(await find([mine.id], '', { since: 7000 })).toEqual(old.map((x) => x.id).reverse()));

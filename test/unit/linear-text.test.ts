@@ -1,4 +1,4 @@
-// Every pass over user text is linear in its length (README, "Limits, sessions and abuse resistance"): adversarial inputs at the size
+// Every pass over user text is linear in its length (docs/limits.md): adversarial inputs at the size
 // limits, each checked for its answer and for finishing within a budget far above what linear code needs. The
 // quadratic code these replaced took 10 s to minutes on the same inputs, so the budget cannot flake on a slow machine
 // and still catches a regression.
