@@ -205,12 +205,22 @@ export interface paths {
          * @description Creates an account with e-mail and password. On an empty server the first account needs no session and
          *     becomes a system admin (roles `system_admin system_user`); later accounts get `system_user`.
          *
-         *     Without a session, sign-up must be allowed by TeamSettings.EnableUserCreation and, unless an invitation
-         *     (`t` or `iid`) is given, TeamSettings.EnableOpenServer. A system admin may always create accounts. The username
-         *     and e-mail are stored in lower case; their format and uniqueness are checked by the server, which answers 400
-         *     with Mattermost's field-specific error ids.
+         *     Without a session, sign-up must be allowed by TeamSettings.EnableUserCreation (else 501
+         *     `api.user.create_user.signup_email_disabled.app_error`) and, unless a team invite (`iid`) is given,
+         *     TeamSettings.EnableOpenServer (else 403 `api.user.create_user.no_open_server`). A system admin may always
+         *     create accounts. The username and e-mail are stored in lower case; their format and uniqueness are checked by the
+         *     server, which answers 400 with Mattermost's field-specific error ids.
          *
-         *     Permissions: none when sign-up is open or for the first account; otherwise create_user (system admin)
+         *     With `iid` (a team's invite id, from its invite link) the account is created even on a closed server and joins
+         *     that team and its town-square and off-topic in the same transaction (`added_to_team` to the new user). An
+         *     unknown or regenerated invite id, or one of an archived team, is 404
+         *     `app.team.get_by_invite_id.finding.app_error`; an e-mail outside the team's `allowed_domains` is 403
+         *     `api.team.invite_members.invalid_email.app_error`; EnableUserCreation still applies, to admins too, as in
+         *     Mattermost. Parley sends no e-mail invitations, so a `t` token is never valid: 404
+         *     `api.user.create_user.signup_link_invalid.app_error`.
+         *
+         *     Permissions: none when sign-up is open, with a team invite, or for the first account; otherwise create_user
+         *     (system admin)
          */
         post: operations["CreateUser"];
         delete?: never;
@@ -463,17 +473,45 @@ export interface paths {
         };
         /**
          * Get a user's profile picture
-         * @description The user's profile picture as a PNG. Users have no uploaded pictures here, so it is always the generated default
-         *     (see GetDefaultProfileImage). Browsers may load it with `<img src>`: the session cookie is enough. The ETag
-         *     changes with the picture (a new username initial); a matching `If-None-Match` gets 304. Clients add
-         *     `?_=<last_picture_update>` to bust caches, which is accepted and ignored.
+         * @description The user's profile picture as a PNG: the one they uploaded (SetProfileImage, 128×128), else the generated
+         *     default (see GetDefaultProfileImage). Browsers may load it with `<img src>`: the session cookie is enough. The
+         *     ETag changes with the picture (an upload, a reset, a new username initial); a matching `If-None-Match` gets 304.
+         *     Clients add `?_=<last_picture_update>` to bust caches, which is accepted and ignored.
          *
          *     Permissions: an active session
          */
         get: operations["GetProfileImage"];
         put?: never;
-        post?: never;
-        delete?: never;
+        /**
+         * Upload a profile picture
+         * @description Sets the user's profile picture from an image sent as the `image` part of a `multipart/form-data` body (PNG,
+         *     JPEG or GIF; a GIF's first frame). The image is turned upright (EXIF orientation), cut to a centred square and
+         *     scaled to 128×128, and stored as a PNG in the server's file storage; GetProfileImage serves it from then on. The
+         *     user's `last_picture_update` (and `update_at`) become the time of the upload, and everyone gets `user_updated`.
+         *
+         *     A body larger than FileSettings.MaxFileSize is 413 `api.user.upload_profile_user.too_large.app_error`; no
+         *     `image` part is 400 `api.user.upload_profile_user.no_file.app_error`; a body that is not a readable form is 400
+         *     `api.user.upload_profile_user.parse.app_error` (Mattermost answers 500); a part that is not an image, or an
+         *     image of more than 33177600 pixels (7680×4320, FileSettings.MaxImageResolution's default), is 400
+         *     `api.user.upload_profile_user.check_image_limits.app_error`; another image format, or one that cannot be
+         *     decoded, is 400 `api.user.upload_profile_user.decode.app_error`. Without file storage: 501
+         *     `api.user.upload_profile_user.storage.app_error`. An unknown user (for an admin) is 400
+         *     `api.context.invalid_url_param.app_error`, as Mattermost answers.
+         *
+         *     Permissions: the user themselves, or edit_other_users (system admins)
+         */
+        post: operations["SetProfileImage"];
+        /**
+         * Go back to the default profile picture
+         * @description Removes the user's uploaded picture: GetProfileImage serves the generated default again. As Mattermost does,
+         *     `last_picture_update` becomes the time of the reset, negated (a new value for clients' cache-busting URLs, and
+         *     below zero: no uploaded picture); `update_at` moves, and everyone gets `user_updated`. Resetting a user who has
+         *     no uploaded picture succeeds the same way. Without file storage: 501
+         *     `api.user.upload_profile_user.storage.app_error`; an unknown user is 404 `app.user.missing_account.const`.
+         *
+         *     Permissions: the user themselves, or edit_other_users (system admins)
+         */
+        delete: operations["SetDefaultProfileImage"];
         options?: never;
         head?: never;
         patch?: never;
@@ -973,6 +1011,121 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/teams/{team_id}/members/{user_id}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a team member's roles
+         * @description Sets the member's team roles from a space-separated list: `team_user` and `team_admin` (Parley's team scheme);
+         *     the member's `scheme_user` and `scheme_admin` follow, and `roles` lists them. A team admin may then manage the
+         *     team (PatchTeam, RegenerateTeamInviteId, its members, channels and their roles, webhooks) without being a
+         *     system admin. The member gets `memberrole_updated` with the membership.
+         *
+         *     A list with a name that is not a role name (lower-case letters, digits and `_`, at most 64), or `system_admin`
+         *     alone, is 400 `api.context.invalid_param.app_error`; a role Parley does not have is 400
+         *     `app.role.get_by_name.app_error`; a role of another scope (`system_user`, `channel_admin`, ...) is 400
+         *     `api.channel.update_team_member_roles.scheme_role.app_error`; `team_guest` is 400
+         *     `api.channel.update_team_member_roles.changing_guest_role.app_error` (guests do not exist here). A user who is
+         *     not a member of the team is 404 `app.team.get_member.missing.app_error`.
+         *
+         *     Permissions: manage_team_roles (team admins and system admins)
+         */
+        put: operations["UpdateTeamMemberRoles"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/teams/{team_id}/regenerate_invite_id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a team a new invite id
+         * @description Replaces the team's invite id with a new random one: links with the old one stop working (sign-up with `iid`,
+         *     AddTeamMemberFromInvite and GetTeamInviteInfo answer 404 for it). Answers the team with its new `invite_id`; the
+         *     team's members get `update_team` (without the invite id, which only those who may invite see).
+         *
+         *     Permissions: manage_team (team admins and system admins)
+         */
+        post: operations["RegenerateTeamInviteId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/teams/members/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join a team through its invite link
+         * @description Adds the caller to the team whose invite id is given (the team's invite link), whether the team is open or
+         *     invite-only, and to its town-square and off-topic, as AddTeamMember does (`added_to_team` to the caller,
+         *     `user_added` in the default channels). Joining a team one is already on answers the membership as it is. The
+         *     caller's e-mail must be in the team's `allowed_domains` when it has any (400
+         *     `api.team.join_user_to_team.allowed_domains.app_error`). An unknown or regenerated invite id, or one of an
+         *     archived team, is 404 `app.team.get_by_invite_id.finding.app_error`. Parley sends no e-mail invitations, so a
+         *     `token` (an e-mail invitation's) is never valid: 400 `api.user.create_user.signup_link_invalid.app_error`.
+         *     Neither parameter: 400 `api.team.add_user_to_team.missing_parameter.app_error`.
+         *
+         *     Permissions: an active session (the invite id is the credential)
+         */
+        post: operations["AddTeamMemberFromInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/teams/invite/{invite_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get what a team invite link leads to
+         * @description The team a team invite link (`/signup_user_complete/?id=<invite_id>`) leads to: its id, name, display name and
+         *     description, so a sign-up or join page can name the team before the person has an account or a session. The
+         *     invite id is the secret of the link: a team's managers can regenerate it (RegenerateTeamInviteId), and closing
+         *     an open team (PatchTeam with `allow_open_invite: false`) regenerates it too; an old or unknown invite id, or
+         *     one of an archived team, is 404 `app.team.get_by_invite_id.finding.app_error`.
+         *
+         *     Mattermost refuses this for a team whose `type` is not `O` (403 `api.team.get_invite_info.not_open_team`).
+         *     Parley keeps `type` and `allow_open_invite` in step (an invite-only team is `I`), so that rule would refuse the
+         *     link of every invite-only team, the teams it is meant for; here every team's link answers.
+         *
+         *     Permissions: none (the invite id is the credential)
+         */
+        get: operations["GetTeamInviteInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/users/{user_id}/teams": {
         parameters: {
             query?: never;
@@ -1317,6 +1470,38 @@ export interface paths {
          *     Permissions: manage_channel_roles (channel admins, team admins)
          */
         put: operations["UpdateChannelRoles"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/channels/{channel_id}/members/{user_id}/notify_props": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a member's notification settings for a channel
+         * @description Changes the given keys of the member's channel `notify_props` and keeps the others: `desktop` and `push`
+         *     (`default`, `all`, `mention`, `none`), `email` (`default`, `true`, `false`), `mark_unread` (`all`, or `mention`
+         *     to mute the channel), `ignore_channel_mentions` (`default`, `on`, `off`), `channel_auto_follow_threads` (`on`,
+         *     `off`), and `desktop_threads`, `push_threads`, `desktop_sound`, `desktop_notification_sound` (at most 20
+         *     characters). Other keys (Client4 sends `channel_id` and `user_id` along) are ignored. A value outside its set is 400
+         *     with Mattermost's id (`model.channel_member.is_valid.notify_level.app_error` for desktop,
+         *     `push_level`, `email_value`, `unread_level`, `ignore_channel_mentions_value`,
+         *     `channel_auto_follow_threads_value`, `notify_props` for the others); a user who is not a member is 404
+         *     (`app.channel.get_member.missing.app_error`). The settings are read back in the channel member (GetChannelMember,
+         *     GetChannelMembersForUser) and the member's sockets get a `channel_member_updated` event. "default" defers to the
+         *     user's own `notify_props`; a muted channel still counts mentions but raises no desktop notification or email.
+         *
+         *     Permissions: the user themselves, or edit_other_users
+         */
+        put: operations["UpdateChannelNotifyProps"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1975,6 +2160,48 @@ export interface paths {
          *     Permissions: read_channel on the post's channel (anyone who can read a post can unpin it, as in Mattermost)
          */
         post: operations["UnpinPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/posts/{post_id}/actions/{action_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Click an interactive action of a post
+         * @description A click on a button, or a choice in a menu, of the post's message attachments (Client4 `doPostActionWithCookie`).
+         *     The server sends the action's integration Mattermost's request: `POST` of the JSON `{user_id, user_name,
+         *     channel_id, channel_name, team_id, team_domain, post_id, trigger_id, type, data_source, context}` (the action's
+         *     `context`; a select adds `context.selected_option` and its `data_source`), with ServiceSettings
+         *     .OutgoingIntegrationRequestsTimeout and the address rule of every integration call
+         *     (AllowedUntrustedInternalConnections). Parley signs it: `X-Parley-Timestamp` (Unix seconds) and
+         *     `X-Parley-Signature: v1=<hex HMAC-SHA256 of "v1:" + timestamp + ":" + the raw body>`, keyed by the secret of the
+         *     integration that made the post (an incoming webhook's `signing_secret`, an outgoing webhook's or a command's
+         *     `token`); posts made through the REST API (users, bots) have none and their calls are unsigned. Every call is
+         *     recorded in the delivery log (kind `action`).
+         *
+         *     An answer other than 200, or a body that is not JSON, is 400 `api.post.do_action.action_integration.app_error`
+         *     (also when the integration cannot be reached or its address is refused). The answer may hold `update` (a post:
+         *     its message, and its props when given, replace the post's; the server's own props, `is_pinned` and reactions are
+         *     kept; the channel gets post_edited) and `ephemeral_text` (shown to the clicker only, as an ephemeral post in the
+         *     post's thread; Slack links converted unless `skip_slack_parsing`).
+         *
+         *     Unknown action id: 404 `api.post.do_action.action_id.app_error`; a post that does not exist or was deleted: 404
+         *     `app.post.get.app_error`; a value not among a static menu's options: 400. `cookie` is Mattermost's way to click
+         *     actions of ephemeral posts; Parley's ephemeral posts carry no clickable actions, so a cookie for a post that is not
+         *     stored is 400 `api.post.do_action.action_integration.app_error`.
+         *
+         *     Permissions: read_channel on the post's channel
+         */
+        post: operations["DoPostAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2708,6 +2935,193 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/bots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List bots
+         * @description Returns a page of bots in creation order: every bot for a caller with read_others_bots, only the caller's own
+         *     with read_bots alone. Disabled bots only with `include_deleted=true`; `only_orphaned=true` keeps the bots whose
+         *     owner is deactivated. The response carries an ETag; a matching `If-None-Match` gets 304.
+         *
+         *     Permissions: read_others_bots, or read_bots for one's own bots
+         */
+        get: operations["GetBots"];
+        put?: never;
+        /**
+         * Create a bot account
+         * @description Creates a bot owned by the caller: a user account with `is_bot` true, e-mail `<username>@localhost`, no
+         *     password (it cannot log in; its owner creates access tokens for it) and the system_user role. The username
+         *     follows the rules for users' and must not be taken (400 `app.user.save.username_exists.app_error`). A bot cannot
+         *     create bots (403). When ServiceSettings.EnableBotAccountCreation is off (the default) the answer is 403
+         *     `api.bot.create_disabled`, after the permission check, as in Mattermost.
+         *
+         *     Permissions: create_bot (system admins, in the default roles)
+         */
+        post: operations["CreateBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/bots/{bot_user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a bot
+         * @description Returns one bot; a disabled one only with `include_deleted=true`. A caller who may not read the bot gets the
+         *     same 404 `store.sql_bot.get.missing.app_error` as for a bot that does not exist (as in Mattermost: the answer
+         *     must not tell whether a user is a bot). The response carries an ETag; a matching `If-None-Match` gets 304.
+         *
+         *     Permissions: read_others_bots, or read_bots for one's own bot
+         */
+        get: operations["GetBot"];
+        /**
+         * Change some fields of a bot
+         * @description Updates the fields present in the body (on the bot's user too: username, first_name, bot_description) and
+         *     returns the bot; its user's change is published as `user_updated`. A caller who may not even read the bot gets
+         *     404 `store.sql_bot.get.missing.app_error`; one who may read but not manage it, 403.
+         *
+         *     Permissions: manage_bots for one's own bot, manage_others_bots for another's
+         */
+        put: operations["PatchBot"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/bots/{bot_user_id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a bot
+         * @description Disables the bot: its user is deactivated (delete_at set), its access tokens stop working and its open
+         *     WebSockets close (the tokens are kept: enabling the bot brings them back). Disabling a disabled bot changes
+         *     nothing. Returns the bot.
+         *     A caller who may not even read the bot gets 404 `store.sql_bot.get.missing.app_error`.
+         *
+         *     Permissions: manage_bots for one's own bot, manage_others_bots for another's
+         */
+        post: operations["DisableBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/bots/{bot_user_id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a bot
+         * @description Enables a disabled bot: its user is active again and its access tokens work again. Returns the bot.
+         *     A caller who may not even read the bot gets 404 `store.sql_bot.get.missing.app_error`.
+         *
+         *     Permissions: manage_bots for one's own bot, manage_others_bots for another's
+         */
+        post: operations["EnableBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/bots/{bot_user_id}/assign/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a bot another owner
+         * @description Makes the user in the path the bot's owner and returns the bot. The new owner must be an existing user and not
+         *     a bot (403, as in Mattermost). A caller who may not even read the bot gets 404
+         *     `store.sql_bot.get.missing.app_error`.
+         *
+         *     Permissions: manage_bots for one's own bot, manage_others_bots for another's
+         */
+        post: operations["AssignBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/bots/{bot_user_id}/convert_to_user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn a bot into an ordinary user
+         * @description Turns an enabled bot back into a user: the body (a user patch) is applied to its account, which must include a
+         *     `password` (400 `api.context.invalid_param.app_error` without one); `set_system_admin=true` also makes it a
+         *     system admin. The bot record goes; the account, its posts, memberships and access tokens stay (the tokens are
+         *     then held to ServiceSettings.EnableUserAccessTokens like any user's). Returns the user.
+         *
+         *     Permissions: manage_system
+         */
+        post: operations["ConvertBotToUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/convert_to_bot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn a user into a bot
+         * @description Turns a user account into a bot owned by itself (as Mattermost does): `is_bot` becomes true, the display name is
+         *     kept, the password no longer logs in and every login session ends (bots use access tokens). A user who is
+         *     already a bot is 400. Returns the bot.
+         *
+         *     Permissions: manage_system
+         */
+        post: operations["ConvertUserToBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/hooks/incoming": {
         parameters: {
             query?: never;
@@ -2782,6 +3196,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/hooks/incoming/{hook_id}/regen_signing_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Regenerate an incoming webhook's signing secret
+         * @description Parley's own operation (Mattermost signs nothing). Gives the hook a new random `signing_secret` and returns the
+         *     updated hook. Clicks on interactive actions of the hook's posts are signed with the new secret from now on (the
+         *     old one stops at once: switch the integration's verifier to the new secret right after). The hook's URL (its id)
+         *     does not change.
+         *
+         *     Permissions: as for GetIncomingWebhook (manage_own_incoming_webhooks on the team, read_channel on a private
+         *     channel, manage_others_incoming_webhooks for someone else's hook)
+         */
+        post: operations["RegenIncomingHookSigningSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/hooks/{hook_id}": {
         parameters: {
             query?: never;
@@ -2835,6 +3275,437 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/commands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a team's slash commands
+         * @description With `custom_only=true`: the team's custom commands, unsanitized (tokens included), only the caller's own unless
+         *     they may manage others' (501 while `ServiceSettings.EnableCommands` is off). Otherwise: for a caller who may
+         *     manage commands, the built-in commands and the team's custom commands (sanitized: no token, url, method,
+         *     creator, username or icon), again only their own custom ones unless they may manage others'; for anyone else
+         *     the autocomplete list (as ListAutocompleteCommands). `team_id` is required (400 otherwise).
+         *
+         *     Permissions: view_team on the team; custom_only also manage_own_slash_commands
+         */
+        get: operations["ListCommands"];
+        put?: never;
+        /**
+         * Create a slash command
+         * @description Creates a custom slash command on a team and returns it with its token (201). The trigger is stored lower-case
+         *     and must differ, ignoring letter case, from every built-in command and every command of the team
+         *     (`api.command.duplicate_trigger.app_error`, 400). Checked as Mattermost checks them (400,
+         *     `model.command.is_valid.<field>.app_error`): trigger 1 to 128 characters without a leading "/" or a space
+         *     (`trigger`), url present and at most 1024 characters (`url`) and http(s) (`url_http`), method "P" or "G"
+         *     (`method`), display_name at most 64 characters, description at most 128. The token is always made by the
+         *     server. `ServiceSettings.EnableCommands` off: 501 `api.command.disabled.app_error`.
+         *
+         *     Permissions: manage_own_slash_commands on the team; with a `creator_id` other than the caller's (who must exist)
+         *     also manage_others_slash_commands
+         */
+        post: operations["CreateCommand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/commands/execute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a slash command
+         * @description Runs `command` (e.g. "/echo hi") in the channel as the caller and returns the CommandResponse. The trigger is
+         *     the text before the first whitespace, lower-cased; the rest after that character is the command's text. A
+         *     custom command of the channel's team wins over a built-in one of the same trigger. Unknown:
+         *     404 `api.command.execute_command.not_found.app_error`. `command` must be longer than one character and start with
+         *     "/", and `channel_id` must be a valid id (400 `api.command.execute_command.start.app_error`); an archived channel
+         *     is 400 `api.command.execute_command.deleted.error`. `ServiceSettings.EnableCommands` off: 501
+         *     `api.command.disabled.app_error` (for built-in commands too, as in Mattermost).
+         *
+         *     A custom command's URL gets Mattermost's request: POST with a form body (method "P") or GET with the fields
+         *     added to the query (method "G"); `Accept: application/json`, `Authorization: Token <token>`, and Parley's
+         *     signature (`X-Parley-Timestamp`, `X-Parley-Signature: v1=<hex HMAC-SHA256 of "v1:" + timestamp + ":" + body>`
+         *     keyed by the token; for a GET the raw query string stands in for the body). Fields: token, team_id,
+         *     team_domain, channel_id, channel_name, user_id, user_name, command, text, trigger_id, root_id, response_url
+         *     (`ServiceSettings.SiteURL` + `/hooks/commands/<id>`: an empty SiteURL is 400
+         *     `api.command.execute_command.site_url_required.app_error`), and repeated user_mentions/user_mentions_ids and
+         *     channel_mentions/channel_mentions_ids. The address rule of `ServiceSettings.AllowedUntrustedInternalConnections`
+         *     applies, the call is given `ServiceSettings.OutgoingIntegrationRequestsTimeout` seconds, it is never retried,
+         *     and it is recorded in the command's delivery log. Its answer: a status other than 200 is 500
+         *     `api.command.execute_command.failed_resp.app_error`; no answer (refused, unreachable, timed out) or bad JSON
+         *     is 500 `api.command.execute_command.failed.app_error`; `application/json` is a CommandResponse, any other type
+         *     is the reply's text. Replies are posted as the caller (custom commands' posts carry `from_webhook`), in the
+         *     caller's thread when run in one; ephemeral replies go to the caller's sockets as `ephemeral_message`. A reply
+         *     that cannot be posted is 500 `api.command.execute_command.create_post_failed.app_error`.
+         *
+         *     Permissions: create_post in the channel; in a direct or group channel, membership of the given team (or the
+         *     system-wide create_post)
+         */
+        post: operations["ExecuteCommand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/commands/{command_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a slash command
+         * @description Returns one custom command, unsanitized. A command the caller may not manage answers exactly as a missing one
+         *     (404 `store.sql_command.save.get.app_error`), so ids reveal nothing. 501 while `ServiceSettings.EnableCommands`
+         *     is off.
+         *
+         *     Permissions: view_team and manage_own_slash_commands on the command's team; for another user's command also
+         *     manage_others_slash_commands
+         */
+        get: operations["GetCommandById"];
+        /**
+         * Update a slash command
+         * @description Replaces the command's editable fields (trigger, method, url, username, icon_url, auto_complete and its texts,
+         *     display_name, description) with the body's, checked as CreateCommand checks them, and returns it. The body `id`
+         *     must equal the path's (400 `api.context.invalid_param.app_error`); a different `team_id` is 400
+         *     `api.command.team_mismatch.app_error` (MoveCommand moves commands). Id, token, creator, team and times are
+         *     kept.
+         *
+         *     Permissions: manage_own_slash_commands on the command's team (404 without it, as a missing command); for another
+         *     user's command also manage_others_slash_commands (403)
+         */
+        put: operations["UpdateCommand"];
+        post?: never;
+        /**
+         * Delete a slash command
+         * @description Deletes the command (soft delete: it stops running and leaves every list); its pending response URLs stop
+         *     working.
+         *
+         *     Permissions: manage_own_slash_commands on the command's team (404 without it); for another user's command also
+         *     manage_others_slash_commands (403)
+         */
+        delete: operations["DeleteCommand"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/commands/{command_id}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Move a slash command to another team
+         * @description Moves the command to the team in the body. Its trigger must be free on that team (400
+         *     `api.command.duplicate_trigger.app_error`), and the command's creator must be allowed to manage commands there
+         *     (400 `api.command.move_command.creator_no_permission.app_error`). An unknown team is 404
+         *     `app.team.get.find.app_error`.
+         *
+         *     Permissions: manage_own_slash_commands on the new team (403) and on the command's team (404 without it); for
+         *     another user's command also manage_others_slash_commands (403)
+         */
+        put: operations["MoveCommand"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/commands/{command_id}/regen_token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Regenerate a slash command's token
+         * @description Gives the command a new random token and returns it as `{"token": "..."}` (a PUT, as in Mattermost). Calls made
+         *     from then on carry (and are signed with) the new token.
+         *
+         *     Permissions: manage_own_slash_commands on the command's team (404 without it); for another user's command also
+         *     manage_others_slash_commands (403)
+         */
+        put: operations["RegenCommandToken"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/commands/{command_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery log of a slash command
+         * @description Parley's own operation: the last 100 calls this server made to the command's URL, newest first, each with its
+         *     time, duration, HTTP status (0 when there was no answer: refused by the address rule, unreachable, timed out)
+         *     and error. Never the token or a body. Slash command calls are never retried (`attempt` is always 1) and have no
+         *     post (`post_id` "").
+         *
+         *     Permissions: the same as for GetCommandById (404 for a command the caller may not manage)
+         */
+        get: operations["GetCommandDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/teams/{team_id}/commands/autocomplete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The commands autocomplete offers on a team
+         * @description The built-in commands and the team's custom commands with auto_complete on (while
+         *     `ServiceSettings.EnableCommands` is on), sanitized; a custom command never hides a built-in one of the same
+         *     trigger here.
+         *
+         *     Permissions: view_team on the team
+         */
+        get: operations["ListAutocompleteCommands"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/teams/{team_id}/commands/autocomplete_suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Autocomplete suggestions for a command being typed
+         * @description Suggestions for `user_input` (what the user has typed, with or without the leading "/"): while it is one word,
+         *     the autocomplete commands whose trigger starts with it, sorted by trigger; once a space follows the trigger,
+         *     none (no command here declares arguments). Keys are capitalized, as Mattermost's. A missing `user_input` is 400.
+         *
+         *     Permissions: view_team on the team
+         */
+        get: operations["ListCommandAutocompleteSuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks/commands/{hook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a slash command later (its response_url)
+         * @description The `response_url` a custom command's call carries: the integration posts further replies to it, a JSON
+         *     CommandResponse (`Content-Type: application/json`) or plain text (any other type: the body is the reply's
+         *     text). The replies are handled as the command's first answer: posted as the user who ran the command into the
+         *     channel it ran in, and into its thread when it ran in one; ephemeral ones go to that user's sockets. A
+         *     response URL works for 30 minutes (later, or unknown: 404 `app.command_webhook.get.missing`) and 5 times (400
+         *     `app.command_webhook.try_use.invalid`); a deleted command's URLs stop working (400
+         *     `web.command_webhook.command.app_error`); bad JSON is 400 `web.command_webhook.parse.app_error`. Answers
+         *     `ok` as text/plain. Served beside the API (not under /api/v4), as Mattermost serves it.
+         *
+         *     Permissions: none (the URL is the secret); the user who ran the command must still be a member of the channel
+         *     for in-channel replies
+         */
+        post: operations["ExecuteCommandWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/hooks/outgoing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List outgoing webhooks
+         * @description Returns a page of active outgoing webhooks: of one channel when `channel_id` is given, else of one team when
+         *     `team_id` is given, else of every team. Callers without manage_others_outgoing_webhooks see only their own
+         *     hooks; hooks bound to a private channel are listed only to its members (and system admins).
+         *
+         *     Permissions: manage_own_outgoing_webhooks on the channel, the team, or system-wide
+         */
+        get: operations["GetOutgoingWebhooks"];
+        put?: never;
+        /**
+         * Create an outgoing webhook
+         * @description Creates an outgoing webhook on a team and returns it with its `token`. Without `channel_id` it watches every
+         *     public channel of the team and needs at least one trigger word; with one it watches that channel, and with no
+         *     trigger words fires on every post there. Parley also allows a private channel when the caller (and the hook's
+         *     creator) are members of it. Another hook of the team with the same channel, a shared callback URL and a shared
+         *     trigger word is refused (`api.webhook.create_outgoing.intersect.app_error`; 400 here, Mattermost answers 500).
+         *     Answers 501 when ServiceSettings.EnableOutgoingWebhooks is off.
+         *
+         *     Permissions: manage_own_outgoing_webhooks on the team; for a hook owned by another user (`creator_id`) also
+         *     manage_others_outgoing_webhooks
+         */
+        post: operations["CreateOutgoingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/hooks/outgoing/{hook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an outgoing webhook
+         * @description Returns one active outgoing webhook, with its token.
+         *
+         *     Permissions: manage_own_outgoing_webhooks on the hook's team (and membership of its channel when that is
+         *     private); for another user's hook also manage_others_outgoing_webhooks
+         */
+        get: operations["GetOutgoingWebhook"];
+        /**
+         * Update an outgoing webhook
+         * @description Replaces the hook's editable fields (channel_id, trigger_words, trigger_when, callback_urls, display_name,
+         *     description, content_type, username, icon_url) with the body's; a field left out keeps its value. The body `id`
+         *     must equal the path id (400). Creator, team, token and times cannot be changed here (Client4 sends the whole
+         *     object: those fields are ignored, and a different `team_id` is `api.webhook.team_mismatch.app_error`, 400). The
+         *     same rules as on creation apply (`api.webhook.update_outgoing.intersect.app_error` for an overlap; a team-wide
+         *     hook without trigger words is `api.webhook.create_outgoing.triggers.app_error`, 400 here where Mattermost answers
+         *     500).
+         *
+         *     Permissions: as for GetOutgoingWebhook
+         */
+        put: operations["UpdateOutgoingWebhook"];
+        post?: never;
+        /**
+         * Delete an outgoing webhook
+         * @description Soft-deletes the hook: posts no longer fire it, and calls still queued for it are dropped.
+         *
+         *     Permissions: as for GetOutgoingWebhook
+         */
+        delete: operations["DeleteOutgoingWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/hooks/outgoing/{hook_id}/regen_token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Regenerate an outgoing webhook's token
+         * @description Gives the hook a new random token and returns the updated hook (as Mattermost's server does; its spec says
+         *     `{"status":"OK"}`). Calls made from now on carry, and are signed with, the new token.
+         *
+         *     Permissions: as for GetOutgoingWebhook
+         */
+        post: operations["RegenOutgoingHookToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/hooks/outgoing/{hook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an outgoing webhook's recent deliveries
+         * @description Parley's own. The last 100 attempts to call the hook's callback URLs, newest first: when each was sent, how
+         *     long it took, the status that came back (0 when none did) and what went wrong. Never the token or the body.
+         *     A call whose attempt timed out, could not connect or got a 5xx is retried (up to 5 attempts in all, each retry
+         *     carrying `X-Parley-Retry-Num`); each attempt is one entry.
+         *
+         *     Permissions: as for GetOutgoingWebhook
+         */
+        get: operations["GetOutgoingWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/hooks/outgoing/{hook_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery's call again
+         * @description Parley's own. Queues the call of the given attempt's post again, as a new call (its first attempt carries no
+         *     `X-Parley-Retry-Num`), to the same callback URL when the hook still has it, otherwise to each of the hook's
+         *     callback URLs. The post must still exist (404 `app.post.get.app_error`); an attempt not of this hook is 404
+         *     `app.webhooks.get_delivery.app_error`.
+         *
+         *     Permissions: as for GetOutgoingWebhook
+         */
+        post: operations["RedeliverOutgoingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2866,6 +3737,39 @@ export interface components {
              * @example 403
              */
             status_code: number;
+        };
+        /** @description A bot account: a user meant for programs (is_bot true on its user), owned by the user who created it (or was assigned it). It logs in with personal access tokens only, never a password; its posts carry `from_bot`. */
+        Bot: {
+            /** @description Id of the bot's user account (a bot and its user share the id). */
+            user_id: string;
+            /** @description The bot's username (its user's). */
+            username: string;
+            /** @description The bot's display name (its user's first_name), at most 64 characters. */
+            display_name: string;
+            /** @description What the bot does, at most 1024 characters (its user's bot_description). */
+            description: string;
+            /** @description Id of the user who owns the bot. */
+            owner_id: string;
+            /**
+             * Format: int64
+             * @description Time the bot's icon was last set, epoch milliseconds; 0 when it has none.
+             */
+            last_icon_update: number;
+            /**
+             * Format: int64
+             * @description Creation time, epoch milliseconds.
+             */
+            create_at: number;
+            /**
+             * Format: int64
+             * @description Last change, epoch milliseconds.
+             */
+            update_at: number;
+            /**
+             * Format: int64
+             * @description Time the bot was disabled, epoch milliseconds; 0 while it is enabled.
+             */
+            delete_at: number;
         };
         /** @description A channel. Direct-message channels (type D) have an empty team_id and the name `<idA>__<idB>`. */
         Channel: {
@@ -3102,6 +4006,16 @@ export interface components {
                 CollapsedThreads?: "disabled" | "default_on" | "default_off" | "always_on" | null;
                 /** @description How many different emoji one post may carry as reactions (default 50, as Mattermost); values above 500 count as 500. Users may still add an emoji the post already has. */
                 UniqueEmojiReactionLimitPerPost?: number | null;
+                /** @description Whether outgoing webhooks may be created and fire (default true). */
+                EnableOutgoingWebhooks?: boolean | null;
+                /** @description Whether slash commands run, built-in and custom, and custom ones may be managed (default true). */
+                EnableCommands?: boolean | null;
+                /** @description Seconds an outgoing webhook, slash command or interactive action call may take (default 30). */
+                OutgoingIntegrationRequestsTimeout?: number | null;
+                /** @description Space-separated hostnames, IP addresses and CIDR ranges that integration calls may reach although they are loopback, private, link-local or the server's own addresses (default "": none). A hostname matches the URL's host exactly; an IP or CIDR matches the address the host resolves to. No ports. */
+                AllowedUntrustedInternalConnections?: string | null;
+                /** @description Whether bot accounts may be created (default false). */
+                EnableBotAccountCreation?: boolean | null;
             } | null;
             /** @description Settings of teams and sign-up. */
             TeamSettings?: {
@@ -3195,6 +4109,37 @@ export interface components {
                 UnattachedRetentionHours?: number | null;
                 /** @description Parley's own: hours the bytes of a deleted file (the files of a deleted post) are kept (default 24); then the hourly clean-up removes them and the file's record. 0 keeps them (as Mattermost). A deleted file is 404 at once either way. */
                 DeletedRetentionHours?: number | null;
+            } | null;
+            /** @description How notification emails are sent (Mattermost's names and types). */
+            EmailSettings?: {
+                /** @description Whether users who are mentioned (or sent a direct message) while away or offline get an email (default false). */
+                SendEmailNotifications?: boolean | null;
+                /** @description Host name of the SMTP server (default localhost). */
+                SMTPServer?: string | null;
+                /** @description Port of the SMTP server, a string as Mattermost's (default "10025"). */
+                SMTPPort?: string | null;
+                /**
+                 * @description "" (plain), "TLS" (TLS from the first byte) or "STARTTLS" (default "").
+                 * @enum {string|null}
+                 */
+                ConnectionSecurity?: "" | "TLS" | "STARTTLS" | null;
+                /** @description User name for SMTP authentication; empty for none. */
+                SMTPUsername?: string | null;
+                /** @description Password for SMTP authentication. GetConfig returns it masked; a patch holding the mask keeps the stored value. */
+                SMTPPassword?: string | null;
+                /** @description Name in the From header of notification emails. */
+                FeedbackName?: string | null;
+                /** @description Address in the From header of notification emails (default test@example.com). */
+                FeedbackEmail?: string | null;
+                /** @description Collect each user's notifications and send them as one email per the user's `email_interval` preference (category `notifications`: "30" at once, "900" the default, "3600") (default false). */
+                EnableEmailBatching?: boolean | null;
+                /** @description Seconds between batch runs (default 30). */
+                EmailBatchingInterval?: number | null;
+                /**
+                 * @description "full" puts the message in the email; "generic" only who wrote in which channel (default "full").
+                 * @enum {string|null}
+                 */
+                EmailNotificationContentsType?: "full" | "generic" | null;
             } | null;
             /** @description Running several processes on one MySQL/MariaDB database; read at start-up. */
             ClusterSettings?: {
@@ -3291,6 +4236,8 @@ export interface components {
             icon_url: string;
             /** @description When true, payloads may not redirect posts to any channel other than channel_id. */
             channel_locked: boolean;
+            /** @description Parley's: the key interactive actions on the hook's posts are signed with (`X-Parley-Signature`, HMAC-SHA256; see DoPostAction). A 26-character random secret made with the hook; shown only to those who may manage the hook, and replaced by RegenIncomingHookSigningSecret. Ignored in request bodies. */
+            signing_secret: string;
         };
         /** @description A page of incoming webhooks together with the total number the caller may see. */
         IncomingWebhookList: {
@@ -3656,11 +4603,44 @@ export interface components {
             footer_icon?: string | null;
             /** @description Timestamp shown in the footer, epoch seconds, as a number or a string. */
             ts?: unknown;
-            /** @description Interactive buttons or menus; stored as given. */
-            actions?: {
-                [key: string]: unknown;
-            }[] | null;
+            /** @description Interactive buttons or menus (PostAction). Their `integration` is kept by the server and never shown to clients. */
+            actions?: components["schemas"]["PostAction"][] | null;
         } | null;
+        /** @description An interactive action of a message attachment (`props.attachments[].actions[]`): a button, or a menu of static options (or of the team's users or channels, `data_source`). Checked when a post is made or edited (Mattermost only logs a warning; Parley refuses with 400): `name` required; `type` `button` (the default) or `select`; a button has no options; a select has `options` or a `data_source`, not both; every option a non-empty `text` and `value`; `style` one of default, primary, success, good, warning, danger or a hex colour; `id`, when given, 1 to 64 letters and digits (the only ids Mattermost's route can click), generated when empty; `integration` required, its `url` http(s). At most 50 actions per post and 100 options per menu. Clients never see `integration`: the server keeps it apart from the post and no read returns it. `cookie` is the server's and is dropped from input. */
+        PostAction: {
+            /** @description The action's id (letters and digits); generated when empty. DoPostAction takes it in the path. */
+            id?: string;
+            /** @description `button` (default) or `select`. */
+            type?: string;
+            /** @description The button's label, or the menu's placeholder. Required. */
+            name?: string;
+            /** @description Shown, but cannot be clicked. */
+            disabled?: boolean;
+            /** @description default, primary, success, good, warning, danger, or a hex colour such as `#3f9f2f`. */
+            style?: string;
+            /** @description For a select without options, `users` or `channels`. */
+            data_source?: string;
+            /** @description The options of a static select menu. */
+            options?: {
+                /** @description What the menu shows. */
+                text?: string;
+                /** @description What the integration receives as `context.selected_option`. */
+                value?: string;
+            }[];
+            /** @description The value of the option selected at first. */
+            default_option?: string;
+            /** @description Input only, never returned: where a click is sent (`url`, http or https) and the `context` object sent back with it. */
+            integration?: {
+                /** @description The integration's URL (checked against the address rule when called). */
+                url?: string;
+                /** @description Any JSON object; sent back as the call's `context`. */
+                context?: {
+                    [key: string]: unknown;
+                };
+            };
+        } & {
+            [key: string]: unknown;
+        };
         /** @description Confirmation returned by operations that have nothing else to report. */
         StatusOK: {
             /**
@@ -4565,6 +5545,25 @@ export interface components {
              */
             seq: number;
         };
+        /** @description The recipient's roles in a team changed (UpdateTeamMemberRoles): to that member only. */
+        WebSocketEvent_MemberroleUpdated: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "memberrole_updated";
+            /** @description What happened. */
+            data: {
+                /** @description The team membership now (a TeamMember), as a JSON string, as Mattermost sends it. */
+                member: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
         /** @description A team's settings changed: to its members. */
         WebSocketEvent_UpdateTeam: {
             /**
@@ -4799,8 +5798,27 @@ export interface components {
              */
             seq: number;
         };
+        /** @description A post for the recipient's eyes only (a slash command's reply or error, a warning), shown in the channel it names and never stored: no REST read returns it and it is gone on reload. Sent to every socket of that one user only. */
+        WebSocketEvent_EphemeralMessage: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "ephemeral_message";
+            /** @description What happened. */
+            data: {
+                /** @description The Post, as a JSON string (Mattermost's shape), of type `system_ephemeral`. */
+                post: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
         /** @description An event the server sends on /api/v4/websocket: the envelope of Mattermost's WebSocket API (`event`, `data`, `broadcast`, `seq`), one schema per event name. */
-        WebSocketEvent: components["schemas"]["WebSocketEvent_Hello"] | components["schemas"]["WebSocketEvent_Posted"] | components["schemas"]["WebSocketEvent_PostEdited"] | components["schemas"]["WebSocketEvent_PostDeleted"] | components["schemas"]["WebSocketEvent_Typing"] | components["schemas"]["WebSocketEvent_ChannelViewed"] | components["schemas"]["WebSocketEvent_MultipleChannelsViewed"] | components["schemas"]["WebSocketEvent_ChannelCreated"] | components["schemas"]["WebSocketEvent_DirectAdded"] | components["schemas"]["WebSocketEvent_UserAdded"] | components["schemas"]["WebSocketEvent_UserRemoved"] | components["schemas"]["WebSocketEvent_AddedToTeam"] | components["schemas"]["WebSocketEvent_LeaveTeam"] | components["schemas"]["WebSocketEvent_NewUser"] | components["schemas"]["WebSocketEvent_UserUpdated"] | components["schemas"]["WebSocketEvent_ConfigChanged"] | components["schemas"]["WebSocketEvent_StatusChange"] | components["schemas"]["WebSocketEvent_ReactionAdded"] | components["schemas"]["WebSocketEvent_ReactionRemoved"] | components["schemas"]["WebSocketEvent_ChannelUpdated"] | components["schemas"]["WebSocketEvent_ChannelDeleted"] | components["schemas"]["WebSocketEvent_ChannelRestored"] | components["schemas"]["WebSocketEvent_ChannelMemberUpdated"] | components["schemas"]["WebSocketEvent_UserRoleUpdated"] | components["schemas"]["WebSocketEvent_UpdateTeam"] | components["schemas"]["WebSocketEvent_PreferencesChanged"] | components["schemas"]["WebSocketEvent_PreferencesDeleted"] | components["schemas"]["WebSocketEvent_ThreadUpdated"] | components["schemas"]["WebSocketEvent_ThreadFollowChanged"] | components["schemas"]["WebSocketEvent_ThreadReadChanged"] | components["schemas"]["WebSocketEvent_SidebarCategoryCreated"] | components["schemas"]["WebSocketEvent_SidebarCategoryUpdated"] | components["schemas"]["WebSocketEvent_SidebarCategoryDeleted"] | components["schemas"]["WebSocketEvent_SidebarCategoryOrderUpdated"];
+        WebSocketEvent: components["schemas"]["WebSocketEvent_Hello"] | components["schemas"]["WebSocketEvent_Posted"] | components["schemas"]["WebSocketEvent_PostEdited"] | components["schemas"]["WebSocketEvent_PostDeleted"] | components["schemas"]["WebSocketEvent_Typing"] | components["schemas"]["WebSocketEvent_ChannelViewed"] | components["schemas"]["WebSocketEvent_MultipleChannelsViewed"] | components["schemas"]["WebSocketEvent_ChannelCreated"] | components["schemas"]["WebSocketEvent_DirectAdded"] | components["schemas"]["WebSocketEvent_UserAdded"] | components["schemas"]["WebSocketEvent_UserRemoved"] | components["schemas"]["WebSocketEvent_AddedToTeam"] | components["schemas"]["WebSocketEvent_LeaveTeam"] | components["schemas"]["WebSocketEvent_NewUser"] | components["schemas"]["WebSocketEvent_UserUpdated"] | components["schemas"]["WebSocketEvent_ConfigChanged"] | components["schemas"]["WebSocketEvent_StatusChange"] | components["schemas"]["WebSocketEvent_ReactionAdded"] | components["schemas"]["WebSocketEvent_ReactionRemoved"] | components["schemas"]["WebSocketEvent_ChannelUpdated"] | components["schemas"]["WebSocketEvent_ChannelDeleted"] | components["schemas"]["WebSocketEvent_ChannelRestored"] | components["schemas"]["WebSocketEvent_ChannelMemberUpdated"] | components["schemas"]["WebSocketEvent_UserRoleUpdated"] | components["schemas"]["WebSocketEvent_MemberroleUpdated"] | components["schemas"]["WebSocketEvent_UpdateTeam"] | components["schemas"]["WebSocketEvent_PreferencesChanged"] | components["schemas"]["WebSocketEvent_PreferencesDeleted"] | components["schemas"]["WebSocketEvent_ThreadUpdated"] | components["schemas"]["WebSocketEvent_ThreadFollowChanged"] | components["schemas"]["WebSocketEvent_ThreadReadChanged"] | components["schemas"]["WebSocketEvent_SidebarCategoryCreated"] | components["schemas"]["WebSocketEvent_SidebarCategoryUpdated"] | components["schemas"]["WebSocketEvent_SidebarCategoryDeleted"] | components["schemas"]["WebSocketEvent_SidebarCategoryOrderUpdated"] | components["schemas"]["WebSocketEvent_EphemeralMessage"];
         /** @description The server's answer to a client's action. It carries the action's seq in `seq_reply` and no `seq` of its own: replies are not events and do not advance the event numbering. */
         WebSocketResponse: {
             /**
@@ -4878,6 +5896,236 @@ export interface components {
             team_members: components["schemas"]["TeamMember"][];
             /** @description Always false. */
             local: boolean;
+        };
+        /** @description A slash command: `/<trigger>` typed in a channel of its team calls `url`. In lists (and for built-in commands) the fields only its managers may see are blanked: token, creator_id, method, url, username and icon_url are "". */
+        Command: {
+            /** @description Unique 26-character id ("" for a built-in command). */
+            id: string;
+            /** @description The secret sent with every call (`token` field, `Authorization: Token <token>`) and the key of the call's `X-Parley-Signature`; "" where sanitized. */
+            token: string;
+            /**
+             * Format: int64
+             * @description Creation time, epoch milliseconds.
+             */
+            create_at: number;
+            /**
+             * Format: int64
+             * @description Time of the last change, epoch milliseconds.
+             */
+            update_at: number;
+            /**
+             * Format: int64
+             * @description Deletion time, epoch milliseconds; 0 while the command exists.
+             */
+            delete_at: number;
+            /** @description The user who owns the command; "" where sanitized. */
+            creator_id: string;
+            /** @description The team whose channels the command runs in ("" for a built-in command). */
+            team_id: string;
+            /** @description The word after the slash, lower-case, without spaces, 1 to 128 characters. */
+            trigger: string;
+            /**
+             * @description "P": the call is a POST with a form body; "G": a GET with the fields in the query; "" where sanitized.
+             * @enum {string}
+             */
+            method: "P" | "G" | "";
+            /** @description Name shown on the command's posts when username overrides are enabled; "" where sanitized. */
+            username: string;
+            /** @description Picture shown on the command's posts when icon overrides are enabled; "" where sanitized. */
+            icon_url: string;
+            /** @description Whether the command is offered by autocomplete. */
+            auto_complete: boolean;
+            /** @description Autocomplete's description of the command. */
+            auto_complete_desc: string;
+            /** @description Autocomplete's hint for the command's arguments. */
+            auto_complete_hint: string;
+            /** @description Name of the command, at most 64 characters. */
+            display_name: string;
+            /** @description Description of the command, at most 128 characters. */
+            description: string;
+            /** @description The integration's http(s) URL, at most 1024 characters; "" where sanitized. */
+            url: string;
+            /** @description Always "" (plugins do not exist on this server). */
+            plugin_id: string;
+        };
+        /**
+         * @description A slash command as CreateCommand and UpdateCommand take it (Client4 sends the whole Command object; fields the server owns are ignored). Missing fields read as "" or false, and are then checked as Mattermost checks them.
+         * @example {
+         *       "team_id": "4xp9fdt77pncbef59f4k1qe83o",
+         *       "trigger": "deploy",
+         *       "method": "P",
+         *       "url": "https://ci.example.com/mattermost/deploy",
+         *       "display_name": "Deploy",
+         *       "auto_complete": true,
+         *       "auto_complete_hint": "[service]",
+         *       "auto_complete_desc": "Deploy a service"
+         *     }
+         */
+        CommandInput: {
+            /** @description UpdateCommand only, where it must equal the path's command_id; ignored by CreateCommand. */
+            id?: string | null;
+            /** @description The command's team (UpdateCommand may not change it). */
+            team_id?: string | null;
+            /** @description The word after the slash, 1 to 128 characters, no leading "/" and no space; stored lower-case. */
+            trigger?: string | null;
+            /** @description "P" (POST) or "G" (GET). */
+            method?: string | null;
+            /** @description The integration's http(s) URL, at most 1024 characters. */
+            url?: string | null;
+            /** @description CreateCommand only, the owner when not the caller (needs manage_others_slash_commands). */
+            creator_id?: string | null;
+            /** @description Name shown on the command's posts, when username overrides are enabled. */
+            username?: string | null;
+            /** @description Picture shown on the command's posts, when icon overrides are enabled. */
+            icon_url?: string | null;
+            /** @description Whether autocomplete offers the command. */
+            auto_complete?: boolean | null;
+            /** @description Autocomplete's description. */
+            auto_complete_desc?: string | null;
+            /** @description Autocomplete's hint for the arguments. */
+            auto_complete_hint?: string | null;
+            /** @description Name, at most 64 characters. */
+            display_name?: string | null;
+            /** @description Description, at most 128 characters. */
+            description?: string | null;
+        };
+        /** @description What a slash command answers (Mattermost's and Slack's format): a reply shown only to the user who ran it (`ephemeral`, the default) or posted in the channel (`in_channel`), and where the client should go next. */
+        CommandResponse: {
+            /** @description "in_channel" posts the reply; "ephemeral" or "" shows it to the invoking user only, never stored. */
+            response_type?: string;
+            /** @description The reply's text (Markdown; Slack-style `<url|text>` links and `<@user_id>` mentions are converted). */
+            text?: string;
+            /** @description Name to show on the post, when username overrides are enabled (the command's own wins). */
+            username?: string;
+            /** @description Another channel for the reply, one the user is a member of (403 otherwise). */
+            channel_id?: string;
+            /** @description Picture to show on the post, when icon overrides are enabled (the command's own wins). */
+            icon_url?: string;
+            /** @description The post type (a `system_` type is refused). */
+            type?: string;
+            /** @description Properties of the post. */
+            props?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Where the client should go (a path or URL), e.g. after /join. */
+            goto_location?: string;
+            /** @description An id for the command's call, set by the server. */
+            trigger_id?: string;
+            /** @description true leaves the text as it is (no Slack link or mention conversion). */
+            skip_slack_parsing?: boolean;
+            /** @description Slack message attachments shown with the reply (as in SlackAttachment; passed on as the integration sent them). */
+            attachments?: {
+                [key: string]: unknown;
+            }[] | null;
+            /** @description More replies, each a CommandResponse handled as this one (one level deep). */
+            extra_responses?: {
+                [key: string]: unknown;
+            }[] | null;
+        };
+        /** @description One attempt to call an integration, as the delivery log keeps it: when, how long, what status came back, or why there was no answer. Never the token or the body. */
+        IntegrationDelivery: {
+            /** @description Id of the attempt (the `delivery_id` of RedeliverOutgoingWebhook). */
+            id: string;
+            /** @description The post whose call this was. */
+            post_id: string;
+            /** @description 1 for the first attempt of a call, 2 for its first retry, and so on (at most 5). */
+            attempt: number;
+            /**
+             * Format: int64
+             * @description When the request was sent, epoch milliseconds.
+             */
+            request_at: number;
+            /** @description Milliseconds until the answer was read (or the attempt failed). */
+            duration_ms: number;
+            /** @description The HTTP status of the answer; 0 when there was no answer. */
+            status_code: number;
+            /** @description Why the attempt failed (time-out, connection error, an address refused by AllowedUntrustedInternalConnections, an error status); empty on success. */
+            error: string;
+        };
+        /** @description One autocomplete suggestion for what the user is typing (the keys are capitalized, as Mattermost's). */
+        AutocompleteSuggestion: {
+            /** @description The text the input becomes when the suggestion is chosen (without the leading slash). */
+            Complete: string;
+            /** @description The word suggested. */
+            Suggestion: string;
+            /** @description The hint for the command's arguments. */
+            Hint: string;
+            /** @description What the command does. */
+            Description: string;
+            /** @description An icon as a data URL; always "". */
+            IconData: string;
+        };
+        /** @description An outgoing webhook: posts in its channel (or, without one, in every public channel of its team) whose first word matches a trigger word are sent to its callback URLs, and the integration's answer is posted back. */
+        OutgoingWebhook: {
+            /** @description Unique 26-character id. */
+            id: string;
+            /** @description The hook's secret (26 characters): sent as `token` in every call, and the key of the call's `X-Parley-Signature`. Changed only by RegenOutgoingHookToken. */
+            token: string;
+            /**
+             * Format: int64
+             * @description Creation time, epoch milliseconds.
+             */
+            create_at: number;
+            /**
+             * Format: int64
+             * @description Time of the last change, epoch milliseconds.
+             */
+            update_at: number;
+            /**
+             * Format: int64
+             * @description Deletion time in epoch milliseconds; 0 while the hook is active.
+             */
+            delete_at: number;
+            /** @description Id of the user who owns the hook; the integration's answers are posted as this user. */
+            creator_id: string;
+            /** @description The channel whose posts are watched (public, or private when the creator is a member of it); empty for every public channel of the team. */
+            channel_id: string;
+            /** @description Id of the team; fixed when the hook is created. */
+            team_id: string;
+            /** @description Words a post's first word is compared with; may be empty only for a hook bound to a channel. */
+            trigger_words: string[];
+            /**
+             * @description 0 when the first word must equal a trigger word, 1 when it must start with one.
+             * @enum {integer}
+             */
+            trigger_when: 0 | 1;
+            /** @description The http(s) URLs each matching post is sent to (one call per URL). */
+            callback_urls: string[];
+            /** @description Name of the hook, also stored on its answers' posts as props.webhook_display_name. */
+            display_name: string;
+            /** @description Free-text description. */
+            description: string;
+            /** @description `application/json` to send JSON; anything else (by default `application/x-www-form-urlencoded`) sends a form. */
+            content_type: string;
+            /** @description Default username for answers' posts (needs ServiceSettings.EnablePostUsernameOverride). */
+            username: string;
+            /** @description Default profile picture URL for answers' posts (needs ServiceSettings.EnablePostIconOverride). */
+            icon_url: string;
+        };
+        /** @description The fields of an outgoing webhook a client sets. Client4 sends the whole hook object: its other fields (token, times) are accepted and ignored. */
+        OutgoingWebhookInput: {
+            /** @description Id of the team (required on creation; on update empty or the hook's own team). */
+            team_id?: string;
+            /** @description The channel to watch; empty for every public channel of the team. */
+            channel_id?: string | null;
+            /** @description On creation, the owner (defaults to the caller; someone else needs manage_others_outgoing_webhooks). */
+            creator_id?: string | null;
+            /** @description Non-empty words; joined with commas at most 1024 characters. */
+            trigger_words?: string[] | null;
+            /** @description 0 (first word equals a trigger word, the default) or 1 (starts with one). */
+            trigger_when?: number | null;
+            /** @description At least one http(s) URL; joined with commas at most 1024 characters. */
+            callback_urls?: string[] | null;
+            /** @description At most 64 characters. */
+            display_name?: string | null;
+            /** @description At most 500 characters. */
+            description?: string | null;
+            /** @description At most 128 characters; `application/json` sends JSON, anything else a form. */
+            content_type?: string | null;
+            /** @description At most 64 characters. */
+            username?: string | null;
+            /** @description At most 1024 characters. */
+            icon_url?: string | null;
         };
     };
     responses: {
@@ -5005,6 +6253,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The bot's user id (26 lower-case letters and digits). */
+        BotUserIdPath: string;
         /** @description A sidebar category's id: `{type}_{user_id}_{team_id}` for a default category (favorites, channels, direct_messages), 26 lower-case letters and digits for a custom one. */
         CategoryIdPath: string;
         /** @description The channel id (26 lower-case letters and digits). */
@@ -5043,6 +6293,12 @@ export interface components {
         UserIdPath: string;
         /** @description What to look for (leading and trailing spaces ignored); empty finds every channel the operation lists. At most 64 characters (the longest channel name or display name): a longer term is refused with 400. */
         ChannelSearchName: string;
+        /** @description The slash command id (26 lower-case letters and digits). */
+        CommandIdPath: string;
+        /** @description The outgoing webhook id (26 lower-case letters and digits). */
+        OutgoingHookIdPath: string;
+        /** @description The id of one recorded delivery attempt (26 lower-case letters and digits). */
+        DeliveryIdPath: string;
     };
     requestBodies: never;
     headers: {
@@ -5370,9 +6626,9 @@ export interface operations {
     CreateUser: {
         parameters: {
             query?: {
-                /** @description Token id of an e-mail invitation. */
+                /** @description Token id of an e-mail invitation (Parley sends none, so none is valid). */
                 t?: string;
-                /** @description Invite id of the team to join. */
+                /** @description Invite id of the team to join (its invite link's `id`). */
                 iid?: string;
                 /** @description Path the web client should go to after sign-up; ignored by the server. */
                 r?: string;
@@ -5436,6 +6692,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -5877,7 +7134,7 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
-                    /** @description `max-age=300, private`: the picture follows the username, so caches keep it briefly. */
+                    /** @description An uploaded picture: `max-age=86400, private` (a new one comes with a new last_picture_update, which clients put in the URL). The default: `max-age=300, private` (it follows the username). */
                     "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
@@ -5891,6 +7148,86 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    SetProfileImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "image": "(the picture's bytes, with its file name in the part's Content-Disposition)"
+                 *     }
+                 */
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The picture (PNG, JPEG or GIF).
+                     */
+                    image: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The picture was set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    SetDefaultProfileImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The default picture is back. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6844,6 +8181,153 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    UpdateTeamMemberRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "roles": "team_user team_admin"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The roles, space-separated, e.g. `team_user team_admin`. */
+                    roles: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The roles were set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    RegenerateTeamInviteId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team, with its new invite id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    AddTeamMemberFromInvite: {
+        parameters: {
+            query?: {
+                /** @description The team's invite id. */
+                invite_id?: string;
+                /** @description An e-mail invitation's token (Parley sends none, so none is valid). */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's membership of the team. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMember"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetTeamInviteInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's invite id. */
+                invite_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team the link leads to. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The team id. */
+                        id: string;
+                        /** @description The team's URL name. */
+                        name: string;
+                        /** @description The team's display name. */
+                        display_name: string;
+                        /** @description The team's description. */
+                        description: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     GetTeamsForUser: {
         parameters: {
             query?: never;
@@ -7493,6 +8977,52 @@ export interface operations {
         };
         responses: {
             /** @description The roles are set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    UpdateChannelNotifyProps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The channel id (26 lower-case letters and digits). */
+                channel_id: components["parameters"]["ChannelIdPath"];
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "desktop": "mention",
+                 *       "mark_unread": "mention"
+                 *     }
+                 */
+                "application/json": {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The settings are changed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8689,6 +10219,59 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    DoPostAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post id (26 lower-case letters and digits). */
+                post_id: components["parameters"]["PostIdPath"];
+                /** @description The action's id (letters and digits). */
+                action_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "selected_option": "prod"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description For a select, the value chosen. */
+                    selected_option?: string;
+                    /** @description Mattermost's encrypted action cookie (for ephemeral posts); not used by Parley. */
+                    cookie?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The integration was called and its answer applied. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Always `OK`. */
+                        status: string;
+                        /** @description An id for this click (Mattermost opens interactive dialogs with it; Parley has none). */
+                        trigger_id: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     GetPostsByIds: {
         parameters: {
             query?: never;
@@ -9875,6 +11458,367 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    GetBots: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Number of items per page. Values above 200 are silently reduced to 200, as Mattermost does; 0 returns an empty page. */
+                per_page?: components["parameters"]["PerPage"];
+                /** @description Include disabled bots. */
+                include_deleted?: boolean;
+                /** @description Only bots whose owner is deactivated. */
+                only_orphaned?: boolean;
+            };
+            header?: {
+                /** @description An entity tag from an earlier response. If it still matches, the server answers 304 Not Modified without a body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of bots. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bot"][];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    CreateBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "username": "deploy-bot",
+                 *       "display_name": "Deploy",
+                 *       "description": "Posts deployment results"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The bot's username (lower-cased), as a user's. */
+                    username: string;
+                    /** @description Display name, at most 64 characters. */
+                    display_name?: string | null;
+                    /** @description What the bot does, at most 1024 characters. */
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The bot was created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bot"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetBot: {
+        parameters: {
+            query?: {
+                /** @description Also return the bot when it is disabled. */
+                include_deleted?: boolean;
+            };
+            header?: {
+                /** @description An entity tag from an earlier response. If it still matches, the server answers 304 Not Modified without a body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The bot's user id (26 lower-case letters and digits). */
+                bot_user_id: components["parameters"]["BotUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bot. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bot"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    PatchBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bot's user id (26 lower-case letters and digits). */
+                bot_user_id: components["parameters"]["BotUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "display_name": "Deployments"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description New username, as a user's. */
+                    username?: string | null;
+                    /** @description New display name, at most 64 characters. */
+                    display_name?: string | null;
+                    /** @description New description, at most 1024 characters. */
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The bot after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bot"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    DisableBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bot's user id (26 lower-case letters and digits). */
+                bot_user_id: components["parameters"]["BotUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bot. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bot"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    EnableBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bot's user id (26 lower-case letters and digits). */
+                bot_user_id: components["parameters"]["BotUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bot. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bot"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    AssignBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bot's user id (26 lower-case letters and digits). */
+                bot_user_id: components["parameters"]["BotUserIdPath"];
+                /** @description Id of the new owner. */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bot with its new owner. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bot"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ConvertBotToUser: {
+        parameters: {
+            query?: {
+                /** @description Also give the user the system_admin role. */
+                set_system_admin?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The bot's user id (26 lower-case letters and digits). */
+                bot_user_id: components["parameters"]["BotUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ops@example.com",
+                 *       "password": "S3cure-passw0rd"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The user's password (required). */
+                    password?: string | null;
+                    /** @description New e-mail address (a bot's is `<username>@localhost`). */
+                    email?: string | null;
+                    /** @description New username. */
+                    username?: string | null;
+                    /** @description New given name. */
+                    first_name?: string | null;
+                    /** @description New family name. */
+                    last_name?: string | null;
+                    /** @description New nickname. */
+                    nickname?: string | null;
+                    /** @description New job title. */
+                    position?: string | null;
+                    /** @description New preferred language. */
+                    locale?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The user the bot became. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ConvertUserToBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bot the user became. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bot"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     GetIncomingWebhooks: {
         parameters: {
             query?: {
@@ -10113,6 +12057,38 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    RegenIncomingHookSigningSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The incoming webhook id (26 lower-case letters and digits). It is also the secret key of the hook URL. */
+                hook_id: components["parameters"]["HookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hook with its new signing secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncomingWebhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     ExecuteIncomingWebhook: {
         parameters: {
             query?: never;
@@ -10246,6 +12222,746 @@ export interface operations {
                     "application/json": components["schemas"]["AppError"];
                 };
             };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ListCommands: {
+        parameters: {
+            query?: {
+                /** @description The team (required; a missing one is 400 `api.context.invalid_param.app_error`). */
+                team_id?: string;
+                /** @description true lists only the team's custom commands, unsanitized. */
+                custom_only?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The commands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Command"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    CreateCommand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommandInput"];
+            };
+        };
+        responses: {
+            /** @description The command, with its token. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Command"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ExecuteCommand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "channel_id": "8wtt1ih9sf8ixnt4h4bqx4pwkr",
+                 *       "command": "/echo hello"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The channel the command runs in. */
+                    channel_id?: string | null;
+                    /** @description The command line, starting with "/". */
+                    command?: string | null;
+                    /** @description The team, for a direct or group channel (a team channel's own team is used otherwise). */
+                    team_id?: string | null;
+                    /** @description The thread the command was typed in; replies go there. */
+                    root_id?: string | null;
+                    /** @description Ignored (older clients send the post replied to). */
+                    parent_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The command's response. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "response_type": "in_channel",
+                     *       "text": "Deploying api to production.",
+                     *       "goto_location": "",
+                     *       "trigger_id": "8wtt1ih9sf8ixnt4h4bqx4pwkr"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommandResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetCommandById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The slash command id (26 lower-case letters and digits). */
+                command_id: components["parameters"]["CommandIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The command. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Command"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    UpdateCommand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The slash command id (26 lower-case letters and digits). */
+                command_id: components["parameters"]["CommandIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommandInput"];
+            };
+        };
+        responses: {
+            /** @description The updated command. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Command"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    DeleteCommand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The slash command id (26 lower-case letters and digits). */
+                command_id: components["parameters"]["CommandIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    MoveCommand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The slash command id (26 lower-case letters and digits). */
+                command_id: components["parameters"]["CommandIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "team_id": "4xp9fdt77pncbef59f4k1qe83o"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The team to move the command to. */
+                    team_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Moved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    RegenCommandToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The slash command id (26 lower-case letters and digits). */
+                command_id: components["parameters"]["CommandIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The command's new token (26 characters). */
+                        token: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetCommandDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The slash command id (26 lower-case letters and digits). */
+                command_id: components["parameters"]["CommandIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationDelivery"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ListAutocompleteCommands: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The commands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Command"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ListCommandAutocompleteSuggestions: {
+        parameters: {
+            query?: {
+                /** @description What the user has typed (required). */
+                user_input?: string;
+                /** @description The channel it is typed in (accepted; not needed for these suggestions). */
+                channel_id?: string;
+                /** @description The thread it is typed in (accepted; not needed for these suggestions). */
+                root_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The suggestions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutocompleteSuggestion"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ExecuteCommandWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The response URL's id. */
+                hook_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The reply. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "response_type": "in_channel",
+                 *       "text": "Deployed api to production."
+                 *     }
+                 */
+                "application/json": components["schemas"]["CommandResponse"];
+                /** @example Deployed api to production. */
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The reply was handled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "ok";
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetOutgoingWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Number of items per page. Values above 200 are silently reduced to 200, as Mattermost does; 0 returns an empty page. */
+                per_page?: components["parameters"]["PerPage"];
+                /** @description Only hooks of this team. */
+                team_id?: string;
+                /** @description Only hooks bound to this channel. */
+                channel_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of hooks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutgoingWebhook"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    CreateOutgoingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "team_id": "8cb4qyxbtjf9inh8qmkwmyhsjr",
+                 *       "channel_id": "4x9dgbfcwtf7zmhrkjoagiqp3e",
+                 *       "display_name": "Deploy bot",
+                 *       "trigger_words": [
+                 *         "deploy"
+                 *       ],
+                 *       "trigger_when": 0,
+                 *       "callback_urls": [
+                 *         "https://bots.example.com/deploy"
+                 *       ],
+                 *       "content_type": "application/json"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OutgoingWebhookInput"] & Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The hook was created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutgoingWebhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetOutgoingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The outgoing webhook id (26 lower-case letters and digits). */
+                hook_id: components["parameters"]["OutgoingHookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutgoingWebhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    UpdateOutgoingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The outgoing webhook id (26 lower-case letters and digits). */
+                hook_id: components["parameters"]["OutgoingHookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "8cb4qyxbtjf9inh8qmkwmyhsjr",
+                 *       "channel_id": "4x9dgbfcwtf7zmhrkjoagiqp3e",
+                 *       "trigger_words": [
+                 *         "deploy",
+                 *         "ship"
+                 *       ],
+                 *       "callback_urls": [
+                 *         "https://bots.example.com/deploy"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["OutgoingWebhookInput"] & {
+                    /** @description Id of the hook; must equal hook_id in the path. */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The updated hook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutgoingWebhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    DeleteOutgoingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The outgoing webhook id (26 lower-case letters and digits). */
+                hook_id: components["parameters"]["OutgoingHookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hook was deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    RegenOutgoingHookToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The outgoing webhook id (26 lower-case letters and digits). */
+                hook_id: components["parameters"]["OutgoingHookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hook with its new token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutgoingWebhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    GetOutgoingWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The outgoing webhook id (26 lower-case letters and digits). */
+                hook_id: components["parameters"]["OutgoingHookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts, newest first (at most 100). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationDelivery"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    RedeliverOutgoingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The outgoing webhook id (26 lower-case letters and digits). */
+                hook_id: components["parameters"]["OutgoingHookIdPath"];
+                /** @description The id of one recorded delivery attempt (26 lower-case letters and digits). */
+                delivery_id: components["parameters"]["DeliveryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The call is queued. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOK"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -10,6 +10,9 @@ import { frameValidator } from './http/validation';
 import { attachWebSocket } from './http/websocket';
 import { LocalBus } from './infra/local-bus';
 import { LocalFileStorage } from './infra/local-file-storage';
+import { sendOutbound } from './infra/outbound-http';
+import { SmtpMailer } from './infra/smtp-mailer';
+import { EmailWorker } from './app/email-worker';
 import { RedisBus } from './infra/redis-bus';
 import { RateLimits } from './http/rate-limits';
 import { closeRedis, connectRedis } from './infra/redis';
@@ -98,9 +101,9 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
     },
   });
   const bus = redis && subscriber ? new RedisBus(hub, redis, subscriber, background) : new LocalBus(hub);
-  // FileSettings.DriverName is validated to be 'local': the one driver there is (README, "Files").
+  // FileSettings.DriverName is validated to be 'local': the one driver there is (docs/files.md).
   const files = new LocalFileStorage(settings.FileSettings.Directory);
-  app = createApp(stores, config, { events: bus, onBackgroundError: background, files });
+  app = createApp(stores, config, { events: bus, onBackgroundError: background, files, outbound: sendOutbound });
   const rateStore = (prefix: string) =>
     redis
       ? new RedisRateStore(redis, `parley:rl:${prefix}:`, (err) => logger.warn({ err }, 'rate limit store unavailable: requests are allowed until it returns'))
@@ -109,6 +112,12 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
   const userOfToken = async (token: string) => (await app.sessions.check(token))?.userId;
   const limits = new RateLimits(() => config.get(), rateStore('api'), rateStore('hook'), userOfToken, () => app.deps.now());
   const stopMaintenance = app.startMaintenance((err) => logger.warn({ err }, 'maintenance job failed'));
+  // Notification emails: sent from the outbox after commit, woken by the commits that queue one (README, "Notifications").
+  const emailWorker = new EmailWorker(app.deps, new SmtpMailer(() => config.get().EmailSettings));
+  app.writer.onEmailQueued = () => emailWorker.wake();
+  emailWorker.start();
+  // Outgoing webhook calls: made from their durable queue after commit, woken by the commits that queue them.
+  const stopOutgoing = app.outgoingDelivery.start();
   const listener = createRequestListener(app, { spec, validateResponses, logger, limits });
   const server = http.createServer({ keepAliveTimeout: 65000 }, listener);
   const websocket = attachWebSocket(server, app, {
@@ -136,6 +145,10 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
       (closing ??= (async () => {
         config.stop();
         stopMaintenance();
+        // Before the pool closes: the run in flight settles its claimed rows (sent and deleted, or given back).
+        const emailStopped = emailWorker.stop();
+        // Calls in flight finish (each bounded by OutgoingIntegrationRequestsTimeout) and settle their queue rows.
+        const outgoingStopped = stopOutgoing();
         // Sockets are not requests: close them so the server can drain.
         websocket.close();
         await new Promise<void>((resolve) => {
@@ -143,6 +156,8 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
           server.closeIdleConnections();
         });
         await Promise.all(presenceWrites);
+        await emailStopped;
+        await outgoingStopped;
         await db.close();
         await Promise.all([redis && closeRedis(redis), subscriber && closeRedis(subscriber)]);
       })()),

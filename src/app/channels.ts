@@ -17,6 +17,7 @@ import { Authz } from './authz';
 import type { Deps } from './deps';
 import type { Realtime } from './realtime';
 import type { StatusService } from './status';
+import { channelNotifyPropsChange } from './notify-props';
 import { newChannel } from './records';
 import { directChannelName, isValidChannelName, withinRunes } from './rules';
 
@@ -556,5 +557,21 @@ export class ChannelsService {
     if (!(await stores.channels.updateMemberRoles(channelId, userId, { schemeAdmin: names.includes('channel_admin'), explicit: '', now }))) throw memberMissing();
     const member = await stores.channels.getMember(channelId, userId);
     if (member) this.realtime.channelMemberUpdated(member);
+  }
+
+  /**
+   * UpdateChannelNotifyProps: changes the given keys of a membership's notify_props (notify-props.ts says which and
+   * to what), as the user themselves or with edit_other_users (Mattermost asks nothing of the channel).
+   */
+  async updateMemberNotifyProps(channelId: string, userId: string, body: Record<string, unknown>, session: Session): Promise<void> {
+    const { stores } = this.deps;
+    if (userId !== session.userId) this.authz.requireSystem(session, 'edit_other_users');
+    const change = channelNotifyPropsChange(body);
+    const member = await stores.channels.getMember(channelId, userId);
+    if (!member) throw memberMissing();
+    const now = this.deps.now();
+    const notifyProps = { ...member.notify_props, ...change };
+    if (!(await stores.channels.setNotifyProps(channelId, userId, notifyProps, now))) throw memberMissing();
+    this.realtime.channelMemberUpdated({ ...member, notify_props: notifyProps, last_update_at: now });
   }
 }

@@ -17,7 +17,7 @@ export type FileUploadResponse = Schemas['FileUploadResponse'];
  * One part of an upload form, in the order sent: a form field, or a file whose bytes are read from `stream` (the
  * next part arrives only once this one has been read to its end).
  */
-export type UploadPart = { kind: 'field'; name: string; value: string; truncated: boolean } | { kind: 'file'; filename: string; stream: Readable };
+export type UploadPart = { kind: 'field'; name: string; value: string; truncated: boolean } | { kind: 'file'; name: string; filename: string; stream: Readable };
 
 /** What GetFile, GetFileThumbnail and GetFilePreview answer: the bytes to stream and what to say about them. */
 export interface FileDownload {

@@ -51,6 +51,9 @@ interface Resolved {
   channel: Channel;
 }
 
+/** Who a webhook post speaks as: the hook's name and its default overrides (an incoming or outgoing hook's). */
+export type HookIdentity = Pick<IncomingWebhook, 'display_name' | 'username' | 'icon_url'>;
+
 /** POST /hooks/{hook_id}: a payload becomes posts, following the webhook rules (docs/webhook-rules.md). */
 export class HookExecution {
   private readonly sameKey = new SingleFlight<string[]>();
@@ -147,6 +150,8 @@ export class HookExecution {
         markViewed: false,
         precondition: (tx, memo) => this.stillCurrent(tx, memo, resolved),
         idempotency,
+        // Clicks on the posts' buttons are signed with the hook's signing secret.
+        origin: { kind: 'incoming_webhook', id: resolved.hook.id },
       };
       if (await this.writer.submit(commit)) {
         // Published, not awaited: the hook's `ok` does not wait for delivery.
@@ -229,7 +234,48 @@ export class HookExecution {
     return { hook, creator, channel };
   }
 
-  private async buildPosts(r: Resolved, payload: WebhookPayload, rawText: string, rawAttachments: Attachment[]): Promise<Post[]> {
+  /**
+   * Posts an integration's answer (an outgoing webhook's reply) as the hook's creator, by the rules of a payload:
+   * Slack conversion, overrides, reserved props, splitting. Never with TriggerWebhooks: an answer fires no hook.
+   * `identity.id` is the outgoing webhook's id (the delivery passes the hook itself): the posts' actions are signed
+   * with its token. Resolves with the posts' ids once committed.
+   */
+  async postReply(identity: HookIdentity & { id?: string }, creatorId: string, channelId: string, payload: WebhookPayload): Promise<string[]> {
+    const { stores } = this.deps;
+    let attachments: Attachment[];
+    try {
+      attachments = normaliseAttachments(payload.attachments);
+    } catch (err) {
+      if (err instanceof AttachmentError) throw AppError.badRequest('web.incoming_webhook.parse.app_error', 'Unable to parse incoming data.', err.message);
+      throw err;
+    }
+    const text = payload.text ?? '';
+    if (text === '' && attachments.length === 0) return [];
+    const type = payload.type ?? '';
+    if (type.trim() !== '' && !type.startsWith('custom_')) throw AppError.invalidParam('post.type');
+    const creator = await stores.users.get(creatorId);
+    if (!creator || creator.delete_at !== 0) throw new AppError('web.incoming_webhook.user.app_error', "Couldn't find the user who owns this webhook.", 403);
+    const channel = await stores.channels.get(channelId);
+    if (!channel || channel.delete_at !== 0) throw AppError.notFound('app.channel.get.existing.app_error', 'Unable to find the existing channel.');
+    if (channel.type !== 'O' && !(await stores.channels.getMember(channel.id, creator.id))) {
+      throw new AppError('web.incoming_webhook.permissions.app_error', 'Inappropriate channel permissions.', 403);
+    }
+    const posts = await this.buildPosts({ hook: identity, creator, channel }, payload, text, attachments);
+    // The outgoing webhook (its id): clicks on the reply's buttons are signed with its token.
+    const origin = identity.id ? { kind: 'outgoing_webhook' as const, id: identity.id } : undefined;
+    const commit: PostCommit = { channel, posts, allowSelfMention: true, markViewed: false, origin };
+    if (!(await this.writer.submit(commit))) return [];
+    const override = posts[0].props.override_username;
+    this.realtime.posted(posts, {
+      channel,
+      senderName: typeof override === 'string' ? override : `@${creator.username}`,
+      setOnline: false,
+      mentioned: commit.mentioned,
+    });
+    return posts.map((p) => p.id);
+  }
+
+  private async buildPosts(r: { hook: HookIdentity; creator: UserRecord; channel: Channel }, payload: WebhookPayload, rawText: string, rawAttachments: Attachment[]): Promise<Post[]> {
     const { stores, config } = this.deps;
     const settings = config.get().ServiceSettings;
     const ids = referencedUserIds([rawText, ...attachmentTexts(rawAttachments)]);

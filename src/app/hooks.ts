@@ -79,6 +79,8 @@ export class HooksService {
       username: settings.EnablePostUsernameOverride ? (input.username ?? '') : '',
       icon_url: settings.EnablePostIconOverride ? (input.icon_url ?? '') : '',
       channel_locked: input.channel_locked ?? false,
+      // Signs the calls of interactive actions on the hook's posts (post-actions.ts); its own secret, not the URL key.
+      signing_secret: newId(),
     };
     await stores.webhooks.insert(hook);
     return hook;
@@ -137,6 +139,15 @@ export class HooksService {
       channel_locked: input.channel_locked ?? hook.channel_locked,
       update_at: Math.max(this.deps.now(), hook.update_at + 1),
     };
+    await this.deps.stores.webhooks.update(updated);
+    this.cache.forgetHook(hookId);
+    return updated;
+  }
+
+  /** RegenIncomingHookSigningSecret: a new signing secret at once (the old one signs nothing more). */
+  async regenSigningSecret(hookId: string, session: Session): Promise<IncomingWebhook> {
+    const { hook } = await this.loadManaged(hookId, session);
+    const updated: IncomingWebhook = { ...hook, signing_secret: newId(), update_at: Math.max(this.deps.now(), hook.update_at + 1) };
     await this.deps.stores.webhooks.update(updated);
     this.cache.forgetHook(hookId);
     return updated;

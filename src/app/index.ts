@@ -1,7 +1,12 @@
 import type { ConfigService } from '../config/config-service';
 import type { Stores } from '../store';
 import { ActivityWrites } from './activity-writes';
+import { BotsService } from './bots';
+import { BuiltinCommands } from './builtin-commands';
 import { ChannelsService } from './channels';
+import { CommandExecution } from './command-execution';
+import { CommandResponder } from './command-response';
+import { CommandsService } from './commands';
 import type { Deps } from './deps';
 import { NO_EVENTS, type EventBus } from './events';
 import { NO_FILE_STORAGE, type FileStorage } from './file-storage';
@@ -9,10 +14,15 @@ import { FilesService } from './files';
 import { HookExecution } from './hook-execution';
 import { HooksService } from './hooks';
 import { LoginLock } from './login-lock';
+import { NO_OUTBOUND, type SendOutbound } from './outbound';
+import { OutgoingDelivery } from './outgoing-delivery';
+import { OutgoingHooksService } from './outgoing-hooks';
 import { Passwords } from './passwords';
+import { PostActionsService } from './post-actions';
 import { PostWriter } from './post-writer';
 import { PostsService } from './posts';
 import { PreferencesService } from './preferences';
+import { ProfileImagesService } from './profile-images';
 import { SidebarService } from './sidebar';
 import { ReactionsService } from './reactions';
 import { Realtime } from './realtime';
@@ -21,6 +31,7 @@ import { SearchService } from './search';
 import { SessionsService } from './sessions';
 import { StatusService } from './status';
 import { SystemService } from './system';
+import { TeamInvitesService } from './team-invites';
 import { TeamsService } from './teams';
 import { ThreadsService } from './threads';
 import { UsersService } from './users';
@@ -33,9 +44,13 @@ export interface App {
   system: SystemService;
   users: UsersService;
   sessions: SessionsService;
+  /** Bot accounts: users for programs, owned by a user. */
+  bots: BotsService;
   teams: TeamsService;
   channels: ChannelsService;
   posts: PostsService;
+  /** Interactive messages: clicks on posts' buttons and menus, sent to their integrations. */
+  postActions: PostActionsService;
   reactions: ReactionsService;
   preferences: PreferencesService;
   threads: ThreadsService;
@@ -48,10 +63,22 @@ export interface App {
   writer: PostWriter;
   hooks: HooksService;
   hookExecution: HookExecution;
+  /** Outgoing webhooks: management, the delivery log, and queueing the calls posts make. */
+  outgoingHooks: OutgoingHooksService;
+  /** The worker that makes the queued outgoing webhook calls; started and stopped by the composition root. */
+  outgoingDelivery: OutgoingDelivery;
   passwords: Passwords;
   realtime: Realtime;
   status: StatusService;
   files: FilesService;
+  /** Custom slash commands: management, autocomplete, delivery log. */
+  commands: CommandsService;
+  /** Running slash commands (built-in and custom) and their later replies through the response URL. */
+  commandExecution: CommandExecution;
+  /** Team invite links: what they show, sign-up and joining through them, regenerating them. */
+  teamInvites: TeamInvitesService;
+  /** Uploaded profile pictures and the picture GetProfileImage serves. */
+  profileImages: ProfileImagesService;
   /**
    * Starts the periodic clean-ups (expired Idempotency-Key answers; unattached and deleted files past their retention;
    * forgotten login counters);
@@ -69,6 +96,8 @@ export interface AppOptions {
   onBackgroundError?: (err: unknown, what: string) => void;
   /** Where uploaded files are stored (FileSettings; default: nowhere, uploads answer 501). */
   files?: FileStorage;
+  /** How calls to integrations are sent (src/infra/outbound-http.ts; default: none, every call fails). */
+  outbound?: SendOutbound;
 }
 
 /** The composition root of the app layer. */
@@ -91,35 +120,59 @@ export function createApp(stores: Stores, config: ConfigService, options: AppOpt
   const cache = new WebhookCache(stores);
   const passwords = new Passwords();
   const hookExecution = new HookExecution(deps, cache, channels, posts, writer, realtime);
-  const files = new FilesService(deps, options.files ?? NO_FILE_STORAGE);
+  const outgoingHooks = new OutgoingHooksService(deps);
+  const outgoingDelivery = new OutgoingDelivery(deps, hookExecution, options.outbound ?? NO_OUTBOUND);
+  writer.queueOutgoing = (tx, commits) => outgoingHooks.queueCalls(tx, commits);
+  writer.onOutgoingQueued = () => outgoingDelivery.wake();
+  outgoingHooks.onQueued = () => outgoingDelivery.wake();
+  const fileStorage = options.files ?? NO_FILE_STORAGE;
+  const files = new FilesService(deps, fileStorage);
+  const users = new UsersService(deps, passwords, realtime);
+  const teams = new TeamsService(deps, channels, realtime);
+  const search = new SearchService(deps, posts);
+  const commandExecution = new CommandExecution(
+    deps,
+    new CommandResponder(deps, posts, writer, realtime, status),
+    new BuiltinCommands(deps, channels, posts, status, search),
+    options.outbound ?? NO_OUTBOUND,
+  );
   return {
     deps,
     system: new SystemService(deps, realtime),
-    users: new UsersService(deps, passwords, realtime),
+    users,
     sessions: new SessionsService(deps, passwords, activity),
-    teams: new TeamsService(deps, channels, realtime),
+    bots: new BotsService(deps, passwords, realtime),
+    teams,
     channels,
     posts,
+    postActions: new PostActionsService(deps, posts, realtime, options.outbound ?? NO_OUTBOUND),
     reactions: new ReactionsService(deps, realtime),
     preferences: new PreferencesService(deps, posts, realtime),
     threads,
     sidebar: new SidebarService(deps, realtime),
     roles: new RolesService(),
     memberships: new UserMembershipsService(deps),
-    search: new SearchService(deps, posts),
+    search,
     writer,
     hooks: new HooksService(deps, cache),
     hookExecution,
+    outgoingHooks,
+    outgoingDelivery,
     passwords,
     realtime,
     status,
     files,
+    teamInvites: new TeamInvitesService(deps, users, teams, realtime),
+    profileImages: new ProfileImagesService(deps, fileStorage, realtime),
+    commands: new CommandsService(deps),
+    commandExecution,
     startMaintenance: (onError) => {
       const loginLock = new LoginLock(deps);
       const timer = setInterval(() => {
         hookExecution.purgeExpiredKeys().catch(onError);
         files.purge().catch(onError);
         loginLock.purge().catch(onError);
+        commandExecution.purgeExpired().catch(onError);
       }, MAINTENANCE_INTERVAL_MS);
       timer.unref();
       return () => clearInterval(timer);

@@ -12,6 +12,10 @@ export const PERMISSIONS = [
   'view_team',
   'manage_team',
   'add_user_to_team',
+  // Seeing a team's invite id (its invite link), as Mattermost's SanitizeTeam: every member by default.
+  'invite_user',
+  // Making members team admins (UpdateTeamMemberRoles).
+  'manage_team_roles',
   'list_team_channels',
   'join_public_channels',
   'read_public_channel',
@@ -21,6 +25,11 @@ export const PERMISSIONS = [
   'manage_private_channel_members',
   'manage_own_incoming_webhooks',
   'manage_others_incoming_webhooks',
+  'manage_own_outgoing_webhooks',
+  'manage_others_outgoing_webhooks',
+  // Custom slash commands: team admins in Mattermost's default scheme (team_user lost them in 2018).
+  'manage_own_slash_commands',
+  'manage_others_slash_commands',
   'delete_others_posts',
   'edit_others_posts',
   'read_channel',
@@ -42,6 +51,15 @@ export const PERMISSIONS = [
   'manage_roles',
   // Reading another user's team memberships (GetTeamMembersForUser): system admins only, as in Mattermost's default scheme.
   'read_other_users_teams',
+  // Bot accounts: system admins only in Mattermost's default roles (a plain user gets a 403 on CreateBot even with
+  // EnableBotAccountCreation on). read_* decides whether a bot is visible at all (404 otherwise), manage_* whether
+  // it may be changed; *_others_* for bots owned by someone else.
+  'create_bot',
+  'read_bots',
+  'read_others_bots',
+  'manage_bots',
+  'manage_others_bots',
+  'assign_bot',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -54,6 +72,7 @@ const TEAM_USER: Permission[] = [
   'read_public_channel',
   'create_public_channel',
   'create_private_channel',
+  'invite_user',
 ];
 
 const TEAM_ADMIN: Permission[] = [
@@ -63,6 +82,11 @@ const TEAM_ADMIN: Permission[] = [
   'manage_private_channel_members',
   'manage_own_incoming_webhooks',
   'manage_others_incoming_webhooks',
+  'manage_own_outgoing_webhooks',
+  'manage_others_outgoing_webhooks',
+  // Custom slash commands: team admins in Mattermost's default scheme (team_user lost them in 2018).
+  'manage_own_slash_commands',
+  'manage_others_slash_commands',
   'delete_others_posts',
   'edit_others_posts',
   // Team admins moderate every channel of their team, members of it or not.
@@ -72,6 +96,7 @@ const TEAM_ADMIN: Permission[] = [
   'delete_private_channel',
   'manage_channel_roles',
   'remove_user_from_team',
+  'manage_team_roles',
 ];
 
 const CHANNEL_USER: Permission[] = [

@@ -1,25 +1,16 @@
-import type { Channel, Post } from '../model';
+import type { Channel, Post, PostOrigin, SealedActions } from '../model';
 import type { Stores, TxStores } from '../store';
 import { GroupCommit } from '../store/group-commit';
 import type { PostWrite } from '../store/posts-store';
+import { sealActions } from './attachment-actions';
 import type { Deps } from './deps';
-import { type ChannelAudience, mentionedMembers, parseMentions } from './mentions';
+import { sendEphemeral } from './ephemeral';
+import { queueEmailNotifications } from './email-notifications';
+import type { NotifyDecision } from './notify-rules';
+import { PostNotifier, keywordIndexFor } from './post-notifications';
 import { writeThreads } from './thread-writes';
 
-/** Texts that can mention someone: the message and, for Slack attachments, their pretext, text and field values. */
-export function mentionTexts(post: Pick<Post, 'message' | 'props'>): string[] {
-  const texts = [post.message];
-  const attachments = post.props.attachments;
-  if (Array.isArray(attachments)) {
-    for (const a of attachments) {
-      if (!a || typeof a !== 'object') continue;
-      const att = a as Record<string, unknown>;
-      for (const key of ['pretext', 'text']) if (typeof att[key] === 'string') texts.push(att[key] as string);
-      if (Array.isArray(att.fields)) for (const f of att.fields) if (f && typeof f.value === 'string') texts.push(f.value);
-    }
-  }
-  return texts;
-}
+export { mentionTexts } from './notify-rules';
 
 /** One caller's posts for a (group) commit: the posts of one channel and what they change besides themselves. */
 export interface PostCommit {
@@ -43,8 +34,32 @@ export interface PostCommit {
   idempotency?: { hookId: string; keyHash: string; expiredBefore: number };
   /** Filled by the writer: the users each post mentions (post id → user ids), for the `posted` event. */
   mentioned?: Map<string, string[]>;
+  /**
+   * Filled by the writer inside the transaction: post id → who it notifies (notify-rules.ts), for the posts that can
+   * notify anyone (absent: nobody).
+   */
+  notifications?: Map<string, NotifyDecision>;
   /** Filled by the writer for replies: thread id → users who started following it with them (thread_updated). */
   newFollowers?: Map<string, Set<string>>;
+  /** Set by the writer: its transaction recorded notification emails (the email worker is woken after commit). */
+  emailQueued?: boolean;
+  /**
+   * Posts made through CreatePost (Mattermost's TriggerWebhooks): only these fire outgoing webhooks. Webhook posts,
+   * integrations' replies, edits and system posts leave it unset, so no hook can call itself in a loop.
+   */
+  triggerWebhooks?: boolean;
+  /** Set inside the transaction: outgoing webhook calls were queued with these posts (the worker is woken after commit). */
+  outgoingQueued?: boolean;
+  /**
+   * The integration that made these posts (an incoming webhook, an outgoing webhook's or a command's reply): their
+   * interactive actions' calls are signed with its secret. Set by the producer; never from a client.
+   */
+  origin?: PostOrigin;
+  /**
+   * Set by the writer before the commit: the private part of the posts' interactive actions (post id → integrations),
+   * taken out of their props (attachment-actions.ts) and stored beside them in the same transaction.
+   */
+  sealed?: Map<string, SealedActions>;
 }
 
 /**
@@ -68,6 +83,15 @@ export class PostWriter {
   readonly group: GroupCommit<PostCommit, boolean>;
   /** Told of every commit that committed and holds replies (the threads' events); set by the composition root. */
   onReplies?: (commit: PostCommit) => void;
+  /** Told when a committed transaction recorded notification emails (wakes the email worker); set by the composition root. */
+  onEmailQueued?: () => void;
+  /**
+   * Queues the outgoing webhook calls of commits that trigger webhooks, inside their transaction (outgoing-hooks.ts);
+   * set by the composition root.
+   */
+  queueOutgoing?: (tx: TxStores, commits: PostCommit[]) => Promise<void>;
+  /** Told when a committed transaction queued outgoing webhook calls (wakes the delivery worker). */
+  onOutgoingQueued?: () => void;
 
   constructor(private readonly deps: Deps) {
     this.group = new GroupCommit(deps.stores, (tx, commits) => this.commitBatch(tx, commits), {
@@ -81,9 +105,40 @@ export class PostWriter {
    * when their precondition failed and nothing was written.
    */
   async submit(commit: PostCommit): Promise<boolean> {
+    this.seal(commit);
+    await keywordIndexFor(this.deps.stores).refresh();
     const committed = await this.group.submit(commit);
     if (committed && this.onReplies && commit.posts.some((p) => p.root_id !== '')) this.onReplies(commit);
+    if (committed && commit.emailQueued) this.onEmailQueued?.();
+    if (committed && commit.outgoingQueued) this.onOutgoingQueued?.();
+    if (committed) this.warnChannelWideDropped(commit);
     return committed;
+  }
+
+  /**
+   * Every post leaves here without its actions' integrations (URL and context): the props written, returned and
+   * published are the sealed ones, so no read of a post can show them. Once per commit, outside the transaction (a
+   * retried transaction writes the same ids).
+   */
+  private seal(commit: PostCommit): void {
+    if (commit.sealed) return;
+    for (const post of commit.posts) {
+      const split = sealActions(post.props, commit.origin);
+      if (!split) continue;
+      post.props = split.props;
+      (commit.sealed ??= new Map()).set(post.id, split.sealed);
+    }
+  }
+
+  /** A channel-wide mention the channel is too large for reached nobody: its poster is told (Mattermost's warning). */
+  private warnChannelWideDropped(commit: PostCommit): void {
+    for (const post of commit.posts) {
+      const dropped = commit.notifications?.get(post.id)?.channelWideSuppressed;
+      if (!dropped) continue;
+      const max = this.deps.config.get().TeamSettings.MaxNotificationsPerChannel;
+      const message = `${dropped} has been disabled because the channel has more than ${max} users.`;
+      sendEphemeral(this.deps, post.user_id, { channel_id: post.channel_id, root_id: post.root_id, message });
+    }
   }
 
   private async commitBatch(tx: TxStores, commits: PostCommit[]): Promise<boolean[]> {
@@ -100,31 +155,20 @@ export class PostWriter {
    */
   private async commitAll(tx: TxStores, commits: PostCommit[]): Promise<void> {
     if (commits.length === 0) return;
-    const config = this.deps.config.get();
     const now = this.deps.now();
-    // Members are read only for a channel where someone can be mentioned: most posts name nobody, and in a direct
-    // channel the other member is always mentioned. Read once per channel per transaction.
-    const audiences = new Map<string, Promise<ChannelAudience['members']>>();
+    // Members are read only for posts that can notify someone (notify-rules.ts), once per channel per transaction.
+    const notifier = new PostNotifier(tx, this.deps);
     const writes: PostWrite[] = [];
     for (const c of commits) {
       const mentions = new Map<string, { all: number; root: number }>();
       c.mentioned = new Map();
+      c.notifications = new Map();
       for (const post of c.posts) {
-        const keys = parseMentions(mentionTexts(post));
-        if (c.channel.type !== 'D' && !keys.channel && !keys.all && !keys.here && keys.usernames.size === 0) continue;
-        let members = audiences.get(c.channel.id);
-        if (!members) {
-          members = tx.channels.audience(c.channel.id);
-          audiences.set(c.channel.id, members);
-        }
-        const mentioned = mentionedMembers(keys, { channelType: c.channel.type, members: await members }, {
-          posterId: post.user_id,
-          allowSelf: c.allowSelfMention,
-          maxChannelWide: config.TeamSettings.MaxNotificationsPerChannel,
-          now,
-        });
-        c.mentioned.set(post.id, [...mentioned]);
-        for (const userId of mentioned) {
+        const decision = await notifier.decide(post, c.channel);
+        if (!decision) continue;
+        c.notifications.set(post.id, decision);
+        c.mentioned.set(post.id, decision.mentioned);
+        for (const userId of decision.mentioned) {
           const n = mentions.get(userId) ?? { all: 0, root: 0 };
           n.all++;
           if (post.root_id === '') n.root++;
@@ -134,20 +178,20 @@ export class PostWriter {
       writes.push({ channelId: c.channel.id, posts: c.posts, mentions, viewedBy: c.markViewed ? c.posts[0]?.user_id : undefined });
     }
     await tx.posts.writeMany(writes);
+    const sealed = commits.flatMap((c) => (c.sealed ? [...c.sealed].map(([postId, s]) => ({ postId, sealed: s })) : []));
+    if (sealed.length > 0) await tx.postActions.insertMany(sealed);
     // Replies only: a commit of root posts (the webhook hot path) does no thread work at all.
     if (commits.some((c) => c.posts.some((p) => p.root_id !== ''))) {
-      const audience = (channelId: string) => {
-        let members = audiences.get(channelId);
-        if (!members) {
-          members = tx.channels.audience(channelId);
-          audiences.set(channelId, members);
-        }
-        return members;
-      };
-      await writeThreads(tx, commits, { now, maxChannelWide: config.TeamSettings.MaxNotificationsPerChannel, mentionTexts, audience });
+      await writeThreads(tx, commits, { now, mentioned: (post, channel) => notifier.mentioned(post, channel) });
     }
     for (const c of commits) {
       if (c.idempotency) await tx.webhooks.recordIdempotency({ ...c.idempotency, postIds: c.posts.map((p) => p.id), now });
     }
+    // Outgoing webhook calls, queued with the posts that make them: a 201 means the calls will be made.
+    const firing = commits.filter((c) => c.triggerWebhooks);
+    if (firing.length > 0 && this.queueOutgoing) await this.queueOutgoing(tx, firing);
+    // Notification emails, recorded with the posts they are about (no statement when nobody gets one).
+    const emailQueued = await queueEmailNotifications(tx, commits, now);
+    for (const c of commits) c.emailQueued = emailQueued;
   }
 }

@@ -1,6 +1,8 @@
 import { isValidId } from '../lib/ids';
 import { codePointLength } from '../lib/text';
-import { AppError, POST_LIMITS, SERVER_PROPS, type Channel, type CreatePostInput, type Post, type PostList, type PostMetadata, type PostPatch, type PostUpdate, type Session, type Versioned } from '../model';
+import { AppError, POST_LIMITS, SERVER_PROPS, type Channel, type CreatePostInput, type Post, type PostList, type PostMetadata, type PostPatch, type PostUpdate, type SealedActions, type Session, type Versioned } from '../model';
+import { ActionRuleError, checkPropsActions } from './attachment-actions';
+import { actionPropsError, resealProps } from './action-props';
 import { Authz } from './authz';
 import { channelNotFound } from './channels';
 import type { Deps } from './deps';
@@ -119,7 +121,17 @@ export class PostsService {
     if (fileIds.length > 0) await this.authz.requireChannel(session, channel, 'upload_file');
     const props: Record<string, unknown> = { ...(input.props ?? {}) };
     for (const key of SERVER_PROPS) delete props[key];
+    // The BOT marker, as Mattermost sets it: from the author's account, never from the client. A bot's session is
+    // always one of its access tokens (bots cannot log in), which knows the account is a bot.
+    if (session.isBot) props.from_bot = 'true';
     checkPropsSize(props);
+    // Interactive actions by their rules; the writer keeps their integrations apart (attachment-actions.ts).
+    try {
+      checkPropsActions(props);
+    } catch (err) {
+      if (err instanceof ActionRuleError) throw actionPropsError(err);
+      throw err;
+    }
     const rootId = input.root_id ?? '';
     if (rootId) await this.checkRoot(rootId, channel.id);
     const metadata: PostMetadata = {};
@@ -137,7 +149,7 @@ export class PostsService {
       );
       // The files are attached in the post's own transaction, or the post is not written (see attachFiles).
       const files = fileIds.length > 0 ? attachFiles(post, fileIds, post.create_at) : undefined;
-      const commit: PostCommit = { channel, posts: [post], allowSelfMention: false, markViewed: true, precondition: files?.precondition };
+      const commit: PostCommit = { channel, posts: [post], allowSelfMention: false, markViewed: true, precondition: files?.precondition, triggerWebhooks: true };
       if (!(await this.writer.submit(commit))) throw filesRefused();
       if (files) post.metadata = { ...post.metadata, files: files.infos() };
       // Posting is activity: the author is online (Mattermost's set_online).
@@ -351,14 +363,26 @@ export class PostsService {
       checkPropsSize(props);
       fields.props = props;
     }
+    // Actions sent back as clients see them keep their integrations; new ones are checked and kept apart.
+    const actions = fields.props ? await resealProps(stores, post, fields.props, false) : undefined;
+    if (actions) fields.props = actions.props;
     // A post's files are set when it is created; a patch may repeat them (clients send the post back) but not change them.
     if (patch.file_ids !== undefined && !sameIds(patch.file_ids, post.file_ids)) {
       throw AppError.badRequest('api.post.create_post.file_ids.app_error', "Changing a post's files is not supported.");
     }
-    await stores.posts.update(post.id, fields);
+    await this.writeEdit(post.id, fields, actions);
     const [updated] = await this.withReplyStats([{ ...post, ...fields }]);
     this.realtime.postEdited(updated);
     return updated;
+  }
+
+  /** An edit's fields, and its actions' integrations when they changed, in one transaction. */
+  private async writeEdit(postId: string, fields: Partial<Post>, actions: { sealed?: SealedActions; changed: boolean } | undefined): Promise<void> {
+    if (!actions?.changed) return this.deps.stores.posts.update(postId, fields);
+    await this.deps.stores.transaction(async (tx) => {
+      await tx.posts.update(postId, fields);
+      await tx.postActions.replace(postId, actions.sealed);
+    });
   }
 
   async delete(postId: string, session: Session): Promise<void> {
@@ -438,12 +462,14 @@ export class PostsService {
     if (fileIds.length !== post.file_ids.length || fileIds.some((id, i) => id !== post.file_ids[i])) {
       throw AppError.badRequest('api.post.create_post.file_ids.app_error', 'File attachments are not supported by this server.');
     }
-    const props = withServerProps(post, body.props ?? {});
-    checkPropsSize(props);
+    const given = withServerProps(post, body.props ?? {});
+    checkPropsSize(given);
+    const actions = await resealProps(stores, post, given, false);
+    const props = actions.props;
     const now = await this.changeTime(post);
     const fields: Partial<Post> = { update_at: now, message, is_pinned: body.is_pinned ?? false, props };
     if (message !== post.message) fields.edit_at = now;
-    await stores.posts.update(post.id, fields);
+    await this.writeEdit(post.id, fields, actions);
     const [updated] = await this.withReplyStats([{ ...post, ...fields }]);
     this.realtime.postEdited(updated);
     return updated;

@@ -1,4 +1,4 @@
-import type { Channel, ChannelMember, Post, Preference, Reaction, Team, UserRecord } from '../model';
+import type { Channel, ChannelMember, Post, Preference, Reaction, Team, TeamMember, UserRecord } from '../model';
 import type { Deps } from './deps';
 import { type Audience, broadcast, type RealtimeEvent } from './events';
 import { sanitizeTeam, sanitizeUser } from './sanitize';
@@ -264,6 +264,13 @@ export class Realtime {
   channelMemberUpdated(member: ChannelMember): void {
     this.send(() => [
       { event: 'channel_member_updated', data: { channelMember: JSON.stringify(member) }, broadcast: broadcast({ user_id: member.user_id }), audience: this.user(member.user_id) },
+    ]);
+  }
+
+  /** A team membership's new roles, to that member only (the membership as a JSON string, as Mattermost sends it). */
+  memberRoleUpdated(member: TeamMember): void {
+    this.send(() => [
+      { event: 'memberrole_updated', data: { member: JSON.stringify(member) }, broadcast: broadcast({ user_id: member.user_id }), audience: this.user(member.user_id) },
     ]);
   }
 

@@ -26,7 +26,11 @@ export function sanitizeUser(record: UserRecord, viewer: Viewer | null, config: 
   return out;
 }
 
-/** Team email and invite id are for team managers only. */
-export function sanitizeTeam(team: Team, canManage: boolean): Team {
-  return canManage ? team : { ...team, email: '', invite_id: '' };
+/**
+ * Team email is for team managers only; the invite id also for those who may invite (Mattermost's SanitizeTeam:
+ * every member by default).
+ */
+export function sanitizeTeam(team: Team, canManage: boolean, canInvite = false): Team {
+  if (canManage) return team;
+  return { ...team, email: '', invite_id: canInvite ? team.invite_id : '' };
 }

@@ -3,6 +3,7 @@ import { hashToken, newToken } from '../lib/secrets';
 import { AppError, TOKEN_LIMITS, type Session, type SessionInfo, type User, type UserAccessToken, type UserRecord } from '../model';
 import type { ActivityWrites } from './activity-writes';
 import { Authz } from './authz';
+import { requireManageBot } from './bots';
 import type { Deps } from './deps';
 import { LoginLock, accountKey, loginIdKey } from './login-lock';
 import type { Passwords } from './passwords';
@@ -56,6 +57,8 @@ export class SessionsService {
     const counted = await this.lock.attempt(key);
     const ok = await this.passwords.verify(input.password, user?.password);
     if (!counted) throw tooManyAttempts();
+    // A bot has no password to log in with (its owner gives it access tokens), whatever was sent: Mattermost's answer.
+    if (user?.is_bot) throw new AppError('api.user.login.bot_login_forbidden.app_error', 'Bot login is forbidden.', 401);
     if (!user || !ok) throw badCredentials();
     if (user.delete_at !== 0) throw new AppError('api.user.login.inactive.app_error', 'Login failed because your account has been deactivated.', 401);
     await this.lock.clear(key);
@@ -107,8 +110,9 @@ export class SessionsService {
    */
   async check(token: string): Promise<Session | undefined> {
     const session = await this.deps.stores.sessions.findByTokenHash(hashToken(token), this.deps.now());
-    // As in Mattermost, turning personal access tokens off stops existing ones from working (until turned on again).
-    if (session?.isAccessToken && !this.deps.config.get().ServiceSettings.EnableUserAccessTokens) return undefined;
+    // As in Mattermost, turning personal access tokens off stops existing ones from working (until turned on again);
+    // a bot's tokens are its only way in, so they work either way.
+    if (session?.isAccessToken && !session.isBot && !this.deps.config.get().ServiceSettings.EnableUserAccessTokens) return undefined;
     return session;
   }
 
@@ -143,14 +147,19 @@ export class SessionsService {
     const { stores, config } = this.deps;
     // Permissions first, then the feature switch, as Mattermost's handler and app do (with its id, 501).
     this.authz.requireSystem(session, 'create_user_access_token');
-    if (userId !== session.userId) this.authz.requireSystem(session, 'edit_other_users');
-    if (!config.get().ServiceSettings.EnableUserAccessTokens) {
+    // A bot's tokens are for whoever may manage the bot (its owner), as Mattermost's SessionHasPermissionToUserOrBot.
+    const bot = userId !== session.userId ? await stores.bots.get(userId, true) : undefined;
+    if (bot) requireManageBot(this.authz, session, bot);
+    else if (userId !== session.userId) this.authz.requireSystem(session, 'edit_other_users');
+    const user = await stores.users.get(userId);
+    // Bots get tokens even with personal access tokens off: they have no other way to log in.
+    if (!config.get().ServiceSettings.EnableUserAccessTokens && !user?.is_bot) {
       throw AppError.notImplemented('app.user_access_token.disabled', 'Personal access tokens are disabled on this server. Please contact your system administrator for details.');
     }
     if (!input.description || input.description.length > TOKEN_LIMITS.description) {
       throw AppError.badRequest('model.user_access_token.is_valid.description.app_error', `Invalid description, must be ${TOKEN_LIMITS.description} or less characters.`);
     }
-    if (!(await stores.users.get(userId))) throw AppError.notFound('app.user.missing_account.const', 'Unable to find the user.');
+    if (!user) throw AppError.notFound('app.user.missing_account.const', 'Unable to find the user.');
     const token = newToken();
     const record: UserAccessToken = { id: newId(), user_id: userId, description: input.description, is_active: true, expires_at: input.expires_at ?? 0 };
     await stores.sessions.createAccessToken({ ...record, tokenHash: hashToken(token) });

@@ -1,4 +1,5 @@
 // Slack compatibility: the text conventions and attachment normalisation Mattermost applies to webhook payloads.
+import { ActionRuleError, checkAttachmentActions } from './attachment-actions';
 
 // Linear: the url stops at "<" and "|", the label at "|", so a failed try never reads past where the next can start.
 const LINK = /<([^\n<|>]+)\|([^|\n>]+)>/g;
@@ -119,6 +120,13 @@ export function normaliseAttachments(raw: unknown): Attachment[] {
         });
     }
     out.push(att);
+  }
+  // Interactive actions by their rules (attachment-actions.ts): every one needs its integration.
+  try {
+    checkAttachmentActions(out);
+  } catch (err) {
+    if (err instanceof ActionRuleError) throw new AttachmentError(err.message);
+    throw err;
   }
   return out;
 }

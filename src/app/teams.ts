@@ -1,5 +1,6 @@
 import { newId } from '../lib/ids';
-import { AppError, TEAM_LIMITS, type Channel, type CreateTeamInput, type Session, type Team, type TeamMember, type TeamPatch, type TeamStats, type TeamUnread } from '../model';
+import { AppError, TEAM_LIMITS, type Channel, type CreateTeamInput, type Session, type Team, type TeamMember, type TeamPatch, type TeamStats, type TeamUnread, type UserRecord } from '../model';
+import type { TxStores } from '../store';
 import type { ChannelUnreadRow } from '../store/channels-store';
 import { isDatabaseError } from '../model/store-errors';
 import { domainNotAllowed, isTeamEmailAllowed } from './allowed-domains';
@@ -7,6 +8,7 @@ import { Authz } from './authz';
 import type { ChannelsService } from './channels';
 import type { Deps } from './deps';
 import { teamNameProblem, withinRunes } from './rules';
+import { permissionsOf } from './permissions';
 import type { Realtime } from './realtime';
 import { sanitizeTeam } from './sanitize';
 
@@ -25,8 +27,9 @@ export class TeamsService {
     this.authz = new Authz(deps);
   }
 
-  private async show(team: Team, session: Session): Promise<Team> {
-    return sanitizeTeam(team, await this.authz.team(session, team.id, 'manage_team'));
+  async show(team: Team, session: Session): Promise<Team> {
+    const manage = await this.authz.team(session, team.id, 'manage_team');
+    return sanitizeTeam(team, manage, manage || (await this.authz.team(session, team.id, 'invite_user')));
   }
 
   /** Creates the team, makes the creator its admin and creates town-square and off-topic, as Mattermost does. */
@@ -125,20 +128,38 @@ export class TeamsService {
     if (!selfJoinOpen) await this.authz.requireTeam(session, teamId, 'add_user_to_team');
     const user = await stores.users.get(userId);
     if (!user || user.delete_at !== 0) throw AppError.notFound('app.user.missing_account.const', 'Unable to find the user.');
-    // Before the membership is looked at, as in Mattermost: a member outside the list is not re-added either.
+    return this.join(team, user);
+  }
+
+  /**
+   * Mattermost's JoinUserToTeam, once the caller may: the e-mail domain check (before the membership is looked at,
+   * as in Mattermost: a member outside the list is not re-added either), then the membership and the default
+   * channels in one transaction. A current member gets their membership back unchanged.
+   */
+  async join(team: Team, user: UserRecord): Promise<TeamMember> {
+    const { stores } = this.deps;
     if (!isTeamEmailAllowed(user, team)) throw domainNotAllowed();
-    const existing = await stores.teams.getMember(teamId, userId);
+    const existing = await stores.teams.getMember(team.id, user.id);
     if (existing && existing.delete_at === 0) return existing;
-    const now = this.deps.now();
     let joined: Channel[] = [];
     await stores.transaction(async (tx) => {
-      if (existing) await tx.teams.reactivateMember(teamId, userId);
-      else await tx.teams.insertMember({ team_id: teamId, user_id: userId, scheme_admin: false, create_at: now });
-      joined = await this.channels.joinDefaultChannels(tx, team, userId, now);
+      joined = await this.writeJoin(tx, team, user.id, this.deps.now(), existing !== undefined);
     });
+    this.announceJoin(team.id, user.id, joined);
+    return (await stores.teams.getMember(team.id, user.id)) as TeamMember;
+  }
+
+  /** The writes of a join inside `tx` (a removed membership made current again, or a new one); the channels joined. */
+  async writeJoin(tx: TxStores, team: Team, userId: string, now: number, rejoin: boolean): Promise<Channel[]> {
+    if (rejoin) await tx.teams.reactivateMember(team.id, userId);
+    else await tx.teams.insertMember({ team_id: team.id, user_id: userId, scheme_admin: false, create_at: now });
+    return this.channels.joinDefaultChannels(tx, team, userId, now);
+  }
+
+  /** What a committed join tells: `added_to_team` to the user, `user_added` in each default channel joined. */
+  announceJoin(teamId: string, userId: string, joined: Channel[]): void {
     this.realtime.addedToTeam(teamId, userId);
     for (const channel of joined) this.realtime.userAdded(channel, userId);
-    return (await stores.teams.getMember(teamId, userId)) as TeamMember;
   }
 
   async members(teamId: string, opts: { page: number; perPage: number; sort: string; excludeDeletedUsers: boolean }, session: Session): Promise<TeamMember[]> {
@@ -216,6 +237,35 @@ export class TeamsService {
     this.realtime.leaveTeam(teamId, userId);
   }
 
+  /**
+   * Mattermost's UpdateTeamMemberRoles: the list is checked (IsValidUserRoles), then the caller's manage_team_roles,
+   * then each name: team_user and team_admin set the scheme flags; team_guest would change a guest flag (no guests
+   * here); any other role Parley has belongs to another scope; an unknown name is not a role. No explicit roles
+   * remain (Parley has no team-scoped role outside the scheme).
+   */
+  async updateMemberRoles(teamId: string, userId: string, roles: string, session: Session): Promise<void> {
+    const names = roles.split(/\s+/).filter(Boolean);
+    if (!names.every(isValidRoleName) || (names.length === 1 && names[0] === 'system_admin')) throw AppError.invalidParam('team_member_roles');
+    await this.authz.requireTeam(session, teamId, 'manage_team_roles');
+    const { stores } = this.deps;
+    const member = await this.authz.teamMember(teamId, userId);
+    if (!member) throw AppError.notFound('app.team.get_member.missing.app_error', 'No team member found for that user ID and team ID.');
+    const flags = { scheme_user: false, scheme_admin: false, explicit_roles: '' };
+    for (const name of names) {
+      if (name === 'team_user') flags.scheme_user = true;
+      else if (name === 'team_admin') flags.scheme_admin = true;
+      else if (name === 'team_guest') {
+        throw AppError.badRequest('api.channel.update_team_member_roles.changing_guest_role.app_error', 'Invalid team member update: You can not add or remove the guest role manually.');
+      } else if (permissionsOf(name) !== undefined) {
+        throw AppError.badRequest('api.channel.update_team_member_roles.scheme_role.app_error', 'The provided role is managed by a Scheme and therefore cannot be applied directly to a Team Member.', `role_name=${name}`);
+      } else throw AppError.badRequest('app.role.get_by_name.app_error', 'Unable to get the role.', `role_name=${name}`);
+    }
+    if (!(await stores.teams.updateMemberRoles(teamId, userId, flags))) {
+      throw AppError.notFound('app.team.get_member.missing.app_error', 'No team member found for that user ID and team ID.');
+    }
+    this.realtime.memberRoleUpdated((await stores.teams.getMember(teamId, userId)) as TeamMember);
+  }
+
   async stats(teamId: string, session: Session): Promise<TeamStats> {
     await this.authz.requireTeam(session, teamId, 'view_team');
     if (!(await this.deps.stores.teams.get(teamId))) throw teamNotFound();
@@ -255,6 +305,11 @@ export class TeamsService {
  * A team's unread counts from its channels', as Mattermost sums them: mentions always count; plain messages only
  * where the member's mark_unread is not "mention". Thread counts are 0 here (see unreads' includeThreads).
  */
+/** Mattermost's IsValidRoleName: 1 to 64 lower-case letters, digits and underscores. */
+function isValidRoleName(name: string): boolean {
+  return /^[a-z0-9_]{1,64}$/.test(name);
+}
+
 function sumUnreads(teamId: string, rows: ChannelUnreadRow[]): TeamUnread {
   const out: TeamUnread = {
     team_id: teamId,

@@ -1,9 +1,5 @@
 import type { Channel, Post } from '../model';
 import type { TxStores } from '../store';
-import { type ChannelAudience, mentionedMembers, parseMentions } from './mentions';
-
-/** Texts that can mention someone (the post writer's mentionTexts, passed in to keep one rule for mentions). */
-export type MentionTexts = (post: Post) => string[];
 
 /** One commit's replies as the thread writer needs them. */
 export interface ReplyCommit {
@@ -19,10 +15,8 @@ export interface ReplyCommit {
 
 export interface ThreadWriteContext {
   now: number;
-  maxChannelWide: number;
-  mentionTexts: MentionTexts;
-  /** A channel's members for mentions, read once per channel per transaction. */
-  audience(channelId: string): Promise<ChannelAudience['members']>;
+  /** The users a post mentions: the post writer's rule (notify-rules.ts), members read once per transaction. */
+  mentioned(post: Post, channel: Channel): Promise<string[]>;
 }
 
 interface RootGroup {
@@ -93,12 +87,5 @@ export async function writeThreads(tx: TxStores, commits: ReplyCommit[], ctx: Th
 /** The members a root post mentions (Mattermost counts them as followers; not in direct channels). */
 async function rootMentions(root: Post, channel: Channel, ctx: ThreadWriteContext): Promise<Set<string>> {
   if (channel.type === 'D') return new Set();
-  const keys = parseMentions(ctx.mentionTexts(root));
-  if (!keys.channel && !keys.all && !keys.here && keys.usernames.size === 0) return new Set();
-  return mentionedMembers(keys, { channelType: channel.type, members: await ctx.audience(channel.id) }, {
-    posterId: root.user_id,
-    allowSelf: root.props.from_webhook === 'true',
-    maxChannelWide: ctx.maxChannelWide,
-    now: ctx.now,
-  });
+  return new Set(await ctx.mentioned(root, channel));
 }

@@ -14,9 +14,9 @@ import {
 import type { TxStores } from '../store';
 import { Authz } from './authz';
 import type { Deps } from './deps';
-import { mentionedMembers, parseMentions } from './mentions';
 import { isSystemAdmin } from './permissions';
-import { type PostCommit, mentionTexts } from './post-writer';
+import { PostNotifier } from './post-notifications';
+import type { PostCommit } from './post-writer';
 import type { Realtime, UserEvent } from './realtime';
 import { sanitizeUser } from './sanitize';
 
@@ -248,24 +248,13 @@ export class ThreadsService {
 
   /** The replies after `after` that mention the user (Mattermost's countThreadMentions), by the post writer's rule. */
   private async countMentions(userId: string, root: Post, channel: Channel, after: number): Promise<number> {
-    const { stores } = this.deps;
-    const replies = await stores.threads.repliesAfter(root.id, after, MENTION_RECOUNT_MAX);
+    const replies = await this.deps.stores.threads.repliesAfter(root.id, after, MENTION_RECOUNT_MAX);
     if (replies.length === 0) return 0;
-    let members: Awaited<ReturnType<typeof stores.channels.audience>> | undefined;
-    const config = this.deps.config.get();
-    const now = this.deps.now();
+    const notifier = new PostNotifier(this.deps.stores, this.deps);
     let n = 0;
     for (const reply of replies) {
-      const keys = parseMentions(mentionTexts(reply));
-      if (channel.type !== 'D' && !keys.channel && !keys.all && !keys.here && keys.usernames.size === 0) continue;
-      members ??= await stores.channels.audience(channel.id);
-      const mentioned = mentionedMembers(keys, { channelType: channel.type, members }, {
-        posterId: reply.user_id,
-        allowSelf: reply.props.from_webhook === 'true',
-        maxChannelWide: config.TeamSettings.MaxNotificationsPerChannel,
-        now,
-      });
-      if (mentioned.has(userId)) n++;
+      const post = { id: '', channel_id: channel.id, root_id: root.id, type: '', ...reply };
+      if ((await notifier.mentioned(post, channel)).includes(userId)) n++;
     }
     return n;
   }
@@ -284,18 +273,8 @@ export class ThreadsService {
    */
   async replyDeleted(tx: TxStores, reply: Post, channel: Channel): Promise<string[]> {
     await tx.threads.replyDeleted(reply.root_id, reply.user_id);
-    const keys = parseMentions(mentionTexts(reply));
-    if (channel.type !== 'D' && !keys.channel && !keys.all && !keys.here && keys.usernames.size === 0) return [];
-    const config = this.deps.config.get();
+    const mentioned = [...(await new PostNotifier(tx, this.deps).mentioned(reply, channel))].sort();
     const now = this.deps.now();
-    const mentioned = [
-      ...mentionedMembers(keys, { channelType: channel.type, members: await tx.channels.audience(channel.id) }, {
-        posterId: reply.user_id,
-        allowSelf: reply.props.from_webhook === 'true',
-        maxChannelWide: config.TeamSettings.MaxNotificationsPerChannel,
-        now,
-      }),
-    ].sort();
     await tx.threads.removeMentions(reply.root_id, mentioned, reply.create_at, now);
     return mentioned;
   }

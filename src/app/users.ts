@@ -1,7 +1,7 @@
 import { newId } from '../lib/ids';
 import { defaultAvatar } from '../lib/avatar';
 import { AppError, USER_LIMITS, isDatabaseError, type CreateUserInput, type Session, type User, type UserAutocomplete, type UserPatch, type UserRecord } from '../model';
-import type { StoreSet } from '../store';
+import type { StoreSet, TxStores } from '../store';
 import type { UserFilter } from '../store/users-store';
 import { Authz } from './authz';
 import type { Deps } from './deps';
@@ -10,6 +10,8 @@ import type { Passwords } from './passwords';
 import { VALID_SYSTEM_ROLES, isSystemAdmin } from './permissions';
 import { fitsUserMap, isValidEmail, isValidUsername, withinRunes } from './rules';
 import type { Realtime } from './realtime';
+import { checkUserNotifyProps } from './notify-props';
+import { keywordIndexFor } from './post-notifications';
 import { sanitizeUser } from './sanitize';
 
 export const DEFAULT_NOTIFY_PROPS = {
@@ -27,7 +29,7 @@ export const DEFAULT_NOTIFY_PROPS = {
   push_threads: 'all',
 };
 
-const DEFAULT_TIMEZONE = { useAutomaticTimezone: 'true', automaticTimezone: '', manualTimezone: '' };
+export const DEFAULT_TIMEZONE = { useAutomaticTimezone: 'true', automaticTimezone: '', manualTimezone: '' };
 
 
 
@@ -44,7 +46,7 @@ export async function findByLogin(stores: StoreSet, loginId: string): Promise<Us
 
 const invalid = (field: string, message: string) => AppError.badRequest(`model.user.is_valid.${field}.app_error`, message);
 
-function validateProfile(u: UserPatch): void {
+export function validateProfile(u: UserPatch): void {
   if (u.username !== undefined && !isValidUsername(u.username)) {
     throw invalid('username', 'Username must begin with a letter and contain between 1 and 64 lowercase characters made up of numbers, letters, and the symbols ".", "-", and "_".');
   }
@@ -63,7 +65,7 @@ function checkStoredMaps(u: Pick<UserPatch, 'props' | 'notify_props'>): void {
   if (!fitsUserMap(u.notify_props)) throw invalid('notify_props', `Invalid notify_props: at most ${USER_LIMITS.mapBytes} bytes as JSON.`);
 }
 
-function validatePassword(password: string): void {
+export function validatePassword(password: string): void {
   if (password.length < USER_LIMITS.passwordMinChars || Buffer.byteLength(password) > USER_LIMITS.passwordMaxBytes) {
     throw AppError.badRequest('model.user.is_valid.pwd.app_error', `Your password must contain between ${USER_LIMITS.passwordMinChars} and ${USER_LIMITS.passwordMaxBytes} characters.`);
   }
@@ -83,6 +85,14 @@ const tooManyInSession = () =>
   new AppError('api.user.check_user_login_attempts.too_many.app_error', 'Too many wrong passwords from this session. Please wait and try again.', 401);
 
 class LostFirstAdmin extends Error {}
+
+/** How an account is created beyond its fields: through an invitation, and what else its transaction writes. */
+export interface CreateOptions {
+  /** A team invite link (`iid`): sign-up needs no open server. */
+  invited?: boolean;
+  /** More writes in the transaction that inserts the user (joining the invite's team). */
+  inTransaction?: (tx: TxStores, userId: string, now: number) => Promise<void>;
+}
 
 export class UsersService {
   private readonly authz: Authz;
@@ -110,7 +120,7 @@ export class UsersService {
    * claims a unique row in the same transaction as its insert, so of many sign-ups racing on an empty database exactly
    * one wins; the others are ordinary sign-ups (which the open-server rules may then refuse).
    */
-  async create(input: CreateUserInput, session: Session | null): Promise<User> {
+  async create(input: CreateUserInput, session: Session | null, options: CreateOptions = {}): Promise<User> {
     const { stores, config } = this.deps;
     const username = (input.username ?? '').toLowerCase();
     const email = (input.email ?? '').toLowerCase();
@@ -119,7 +129,7 @@ export class UsersService {
     const notifyProps = { ...DEFAULT_NOTIFY_PROPS, ...(input.notify_props ?? {}) };
     checkStoredMaps({ props: input.props, notify_props: notifyProps });
     let claimFirst = (await stores.users.countAll()) === 0;
-    this.requireSignUpAllowed(claimFirst, session);
+    this.requireSignUpAllowed(claimFirst, session, options.invited === true);
     if (await stores.users.getByUsername(username)) throw usernameTaken();
     if (await stores.users.getByEmail(email)) throw emailTaken();
     const now = this.deps.now();
@@ -163,13 +173,14 @@ export class UsersService {
             });
           }
           await tx.users.insert(record);
+          await options.inTransaction?.(tx, record.id, now);
         });
         break;
       } catch (err) {
         if (err instanceof LostFirstAdmin) {
           // Another sign-up became the first admin meanwhile: this one is an ordinary sign-up after all.
           claimFirst = false;
-          this.requireSignUpAllowed(false, session);
+          this.requireSignUpAllowed(false, session, options.invited === true);
           continue;
         }
         // Lost a race on the unique username/email indexes.
@@ -184,16 +195,24 @@ export class UsersService {
     return sanitizeUser(record, { userId: record.id, isAdmin: claimFirst }, config.get());
   }
 
-  /** Mattermost's IsUserSignUpAllowed: the first account, an admin, or sign-up open to all. */
-  private requireSignUpAllowed(first: boolean, session: Session | null): void {
+  /**
+   * Who may create this account: the first one, an admin, an invited person, or anyone when sign-up is open to all.
+   * An invitation is held to EnableUserCreation whoever sends it (Mattermost's CreateUserWithInviteId).
+   */
+  private requireSignUpAllowed(first: boolean, session: Session | null, invited: boolean): void {
     const settings = this.deps.config.get().TeamSettings;
+    if (invited) return this.requireUserCreation();
     if (first || (session !== null && isSystemAdmin(session.roles))) return;
-    // A 501 with this id, not a 403, as Mattermost answers.
-    if (!settings.EnableUserCreation) {
-      throw AppError.notImplemented('api.user.create_user.signup_email_disabled.app_error', 'User sign-up with email is disabled.');
-    }
+    this.requireUserCreation();
     if (!settings.EnableOpenServer) {
       throw new AppError('api.user.create_user.no_open_server', 'This server does not allow open signups. Please speak with your Administrator to receive an invitation.', 403);
+    }
+  }
+
+  /** Mattermost's IsUserSignUpAllowed: a 501 with this id, not a 403, as Mattermost answers. */
+  requireUserCreation(): void {
+    if (!this.deps.config.get().TeamSettings.EnableUserCreation) {
+      throw AppError.notImplemented('api.user.create_user.signup_email_disabled.app_error', 'User sign-up with email is disabled.');
     }
   }
 
@@ -282,10 +301,14 @@ export class UsersService {
       if (next[key] !== undefined) fields[key] = next[key];
     }
     if (next.props !== undefined) fields.props = next.props;
-    if (next.notify_props !== undefined) fields.notify_props = { ...record.notify_props, ...next.notify_props };
+    if (next.notify_props !== undefined) {
+      checkUserNotifyProps(next.notify_props);
+      fields.notify_props = { ...record.notify_props, ...next.notify_props };
+    }
     if (next.timezone !== undefined) fields.timezone = { ...record.timezone, ...next.timezone };
     checkStoredMaps(fields);
     await stores.users.update(id, fields);
+    if (fields.notify_props || fields.first_name !== undefined) keywordIndexFor(stores).update({ ...record, ...fields });
     this.realtime.userUpdated({ ...record, ...fields });
     return this.sanitize({ ...record, ...fields }, session);
   }
@@ -405,8 +428,9 @@ export class UsersService {
   }
 
   /**
-   * A user's profile picture: with no uploads here, always the generated default, a PNG that depends on the user id
-   * (its colour) and the username's first character. The ETag names both (and the drawing's version).
+   * A user's generated picture (GetDefaultProfileImage; GetProfileImage without an upload, see profile-images.ts), a
+   * PNG that depends on the user id (its colour) and the username's first character. The ETag names both (and the
+   * drawing's version).
    */
   async profileImage(id: string): Promise<{ png: Buffer; etag: string }> {
     const user = await this.deps.stores.users.get(id);

@@ -11,6 +11,7 @@ import { stampResponse } from './stamp';
 import { createWebClient } from './web-client';
 import type { RateLimits } from './rate-limits';
 import { createWebhookEndpoint, hookIdFromUrl } from './webhook-endpoint';
+import { commandHookIdFromUrl, createCommandWebhookEndpoint } from './command-webhook-endpoint';
 import { writeError } from './writer';
 import { AppError } from '../model';
 
@@ -30,6 +31,7 @@ export function createRequestListener(app: App, options: ServerOptions): http.Re
   const api = createApiRouter(app, { spec: options.spec, validateResponses: options.validateResponses });
   const docs = createDocs(options.spec);
   const webhook = createWebhookEndpoint(app, createPayloadValidator(options.spec), options.limits);
+  const commandWebhook = createCommandWebhookEndpoint(app);
   const webClient = createWebClient();
   const requestIdOf = (res: http.ServerResponse) => String(res.locals?.requestId ?? '');
 
@@ -38,6 +40,8 @@ export function createRequestListener(app: App, options: ServerOptions): http.Re
   // rest of the request; measured on the webhook path, that cost more CPU per request than everything else Express
   // does (BENCHMARKS.md, "Express"). The router needs none of it: its routes get Node's own req and res.
   const router = express.Router({ strict: true, caseSensitive: true });
+  // A slash command's response URL (its body is JSON or plain text, as Mattermost takes it), before incoming hooks.
+  router.post(/^\/hooks\/commands\/.*/s, (req: Request, res: Response) => void commandWebhook(req, res, commandHookIdFromUrl(req.originalUrl ?? req.url), requestIdOf(res)));
   // Everything after /hooks/ is the hook's id (the webhook endpoint answers an empty or malformed one itself).
   router.post(/^\/hooks\/.*/s, (req: Request, res: Response) => void webhook(req, res, hookIdFromUrl(req.originalUrl ?? req.url), requestIdOf(res)));
   router.get(['/api/v4/openapi.json', '/api/v4/docs', '/api/v4/docs/redoc.standalone.js'], (req: Request, res: Response, next: NextFunction) => (docs(req, res) ? undefined : next()));

@@ -69,7 +69,7 @@ class UploadFormReader implements AsyncIterableIterator<UploadPart> {
     maxBytes: number,
   ) {
     parser.on('field', (name, value, info) => this.push({ kind: 'field', name, value, truncated: info.valueTruncated || info.nameTruncated }));
-    parser.on('file', (_name, stream, info) => {
+    parser.on('file', (name, stream, info) => {
       this.current = stream;
       // Its consumer hears of its errors (the storage write fails); unconsumed, a stream failed with the form must
       // not be an unhandled error.
@@ -77,7 +77,7 @@ class UploadFormReader implements AsyncIterableIterator<UploadPart> {
       stream.once('close', () => {
         if (this.current === stream) this.current = undefined;
       });
-      this.push({ kind: 'file', filename: info.filename ?? '', stream: this.reported(stream) });
+      this.push({ kind: 'file', name, filename: info.filename ?? '', stream: this.reported(stream) });
     });
     parser.on('partsLimit', () => this.fail(AppError.badRequest('api.file.upload_file.too_many_parts.app_error', `An upload form has at most ${MAX_PARTS} parts.`)));
     parser.on('fieldsLimit', () => this.fail(AppError.badRequest('api.file.upload_file.too_many_parts.app_error', `An upload form has at most ${MAX_PARTS} fields.`)));

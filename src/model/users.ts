@@ -22,6 +22,8 @@ export interface Session {
   userId: string;
   roles: string;
   isAccessToken: boolean;
+  /** The session is a bot's (an access token of a bot account): it works even with EnableUserAccessTokens off. */
+  isBot?: boolean;
   /** What a browser session (cookie authentication) must send back in X-CSRF-Token; '' for access tokens. */
   csrfToken: string;
 }

@@ -40,6 +40,19 @@ export interface ChannelUnreadRow {
   markUnread: string;
 }
 
+/** A channel member as the notification rules read them (ChannelsStore.notifyAudience). */
+export interface NotifyAudienceRow {
+  userId: string;
+  username: string;
+  firstName: string;
+  isBot: boolean;
+  lastActivityAt: number;
+  notifyProps: Record<string, string>;
+  channelNotifyProps: Record<string, string>;
+  /** The stored status row, if the user has one. */
+  stored?: { status: string; manual: boolean; dnd_end_time: number; prev_status: string };
+}
+
 export const DEFAULT_CHANNEL_NOTIFY_PROPS = {
   desktop: 'default',
   push: 'default',
@@ -271,14 +284,45 @@ export class ChannelsStore {
     return rows.map((r: Row) => str(r.user_id));
   }
 
-  /** Members with the fields mention resolution needs, in one join. */
-  async audience(channelId: string): Promise<Array<{ userId: string; username: string; lastActivityAt: number }>> {
+  /**
+   * Members with everything the notification rules read (user and membership notify_props, stored status), in one
+   * join; read only for posts that can notify someone (notify-rules.ts).
+   */
+  async notifyAudience(channelId: string): Promise<NotifyAudienceRow[]> {
     const rows = await this.db('channel_members as m')
       .join('users as u', 'u.id', 'm.user_id')
+      .leftJoin('status as s', 's.user_id', 'm.user_id')
       .where('m.channel_id', channelId)
       .where('u.delete_at', 0)
-      .select({ userId: 'u.id', username: 'u.username', lastActivityAt: 'u.last_activity_at' });
-    return rows.map((r: Row) => ({ userId: str(r.userId), username: str(r.username), lastActivityAt: num(r.lastActivityAt) }));
+      .select({
+        userId: 'u.id',
+        username: 'u.username',
+        firstName: 'u.first_name',
+        isBot: 'u.is_bot',
+        lastActivityAt: 'u.last_activity_at',
+        userNotifyProps: 'u.notify_props',
+        memberNotifyProps: 'm.notify_props',
+        status: 's.status',
+        manual: 's.manual',
+        dndEndTime: 's.dnd_end_time',
+        prevStatus: 's.prev_status',
+      });
+    return rows.map((r: Row) => ({
+      userId: str(r.userId),
+      username: str(r.username),
+      firstName: str(r.firstName),
+      isBot: bool(r.isBot),
+      lastActivityAt: num(r.lastActivityAt),
+      notifyProps: json<Record<string, string>>(r.userNotifyProps, {}),
+      channelNotifyProps: json<Record<string, string>>(r.memberNotifyProps, { ...DEFAULT_CHANNEL_NOTIFY_PROPS }),
+      stored: r.status == null ? undefined : { status: str(r.status), manual: bool(r.manual), dnd_end_time: num(r.dndEndTime), prev_status: str(r.prevStatus) },
+    }));
+  }
+
+  /** Replaces one membership's notify_props (UpdateChannelNotifyProps); false when there is no such membership. */
+  async setNotifyProps(channelId: string, userId: string, notifyProps: Record<string, string>, now: number): Promise<boolean> {
+    const n = await this.db('channel_members').where({ channel_id: channelId, user_id: userId }).update({ notify_props: JSON.stringify(notifyProps), last_update_at: now });
+    return n > 0;
   }
 
   /**

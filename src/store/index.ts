@@ -1,10 +1,17 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
+import { BotsStore } from './bots-store';
 import { ChannelsStore } from './channels-store';
+import { CommandsStore } from './commands-store';
 import { ConfigStore } from './config-store';
+import { DeliveriesStore } from './deliveries-store';
+import { EmailOutboxStore } from './email-outbox-store';
 import type { Database } from './db';
 import { translateDriverError } from './driver-errors';
 import { FilesStore } from './files-store';
+import { OutgoingHooksStore } from './outgoing-hooks-store';
+import { OutgoingQueueStore } from './outgoing-queue-store';
+import { PostActionsStore } from './post-actions-store';
 import { PostsStore } from './posts-store';
 import { PreferencesStore } from './preferences-store';
 import { ReactionsStore } from './reactions-store';
@@ -36,6 +43,15 @@ export interface StoreSet {
   status: StatusStore;
   files: FilesStore;
   threads: ThreadsStore;
+  outgoingHooks: OutgoingHooksStore;
+  outgoingQueue: OutgoingQueueStore;
+  /** The delivery log of every kind of integration call. */
+  deliveries: DeliveriesStore;
+  bots: BotsStore;
+  commands: CommandsStore;
+  emailOutbox: EmailOutboxStore;
+  /** What posts' interactive actions call, kept apart from their props. */
+  postActions: PostActionsStore;
 }
 
 declare const inTransaction: unique symbol;
@@ -122,6 +138,13 @@ function storeSet(executor: Executor, pool: boolean): StoreSet {
     status: translating(new StatusStore(executor), pool),
     files: translating(new FilesStore(executor), pool),
     threads: translating(new ThreadsStore(executor), pool),
+    outgoingHooks: translating(new OutgoingHooksStore(executor), pool),
+    outgoingQueue: translating(new OutgoingQueueStore(executor), pool),
+    deliveries: translating(new DeliveriesStore(executor), pool),
+    bots: translating(new BotsStore(executor), pool),
+    commands: translating(new CommandsStore(executor), pool),
+    emailOutbox: translating(new EmailOutboxStore(executor), pool),
+    postActions: translating(new PostActionsStore(executor), pool),
   };
 }
 

@@ -99,12 +99,12 @@ export class SessionsStore {
       .join('users as u', 'u.id', 't.user_id')
       .where('t.token_hash', tokenHash)
       .where('u.delete_at', 0)
-      .select('t.id', 't.user_id', 't.is_active', 't.expires_at', 'u.roles')
+      .select('t.id', 't.user_id', 't.is_active', 't.expires_at', 'u.roles', 'u.is_bot')
       .first();
     if (!pat || !bool(pat.is_active)) return undefined;
     const expiresAt = num(pat.expires_at);
     if (expiresAt !== 0 && expiresAt < now) return undefined;
-    return { id: str(pat.id), userId: str(pat.user_id), roles: str(pat.roles), isAccessToken: true, csrfToken: '' };
+    return { id: str(pat.id), userId: str(pat.user_id), roles: str(pat.roles), isAccessToken: true, csrfToken: '', isBot: bool(pat.is_bot) };
   }
 
   async createAccessToken(t: UserAccessToken & { tokenHash: string }): Promise<void> {

@@ -95,6 +95,21 @@ export class TeamsStore {
     await this.db('team_members').insert({ ...m, scheme_user: true, roles: '', delete_at: 0 });
   }
 
+  /** Sets a current membership's scheme flags and explicit roles; false when there is no current membership. */
+  async updateMemberRoles(teamId: string, userId: string, roles: { scheme_user: boolean; scheme_admin: boolean; explicit_roles: string }): Promise<boolean> {
+    const changed = await this.db('team_members')
+      .where({ team_id: teamId, user_id: userId, delete_at: 0 })
+      .update({ scheme_user: roles.scheme_user, scheme_admin: roles.scheme_admin, roles: roles.explicit_roles });
+    return changed === 1;
+  }
+
+  /** The team an invite link names; undefined for an unknown id (on the invite_id index, 021). */
+  async getByInviteId(inviteId: string): Promise<Team | undefined> {
+    const r = await this.db('teams').where({ invite_id: inviteId }).first();
+    // MySQL's collation folds case: only the exact id counts, as on SQLite.
+    return r && str(r.invite_id) === inviteId ? mapTeam(r) : undefined;
+  }
+
   async reactivateMember(teamId: string, userId: string): Promise<void> {
     await this.db('team_members').where({ team_id: teamId, user_id: userId }).update({ delete_at: 0 });
   }

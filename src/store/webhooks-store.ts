@@ -15,6 +15,7 @@ function mapHook(r: Row): IncomingWebhook {
     username: str(r.username),
     icon_url: str(r.icon_url),
     channel_locked: bool(r.channel_locked),
+    signing_secret: str(r.signing_secret),
   };
 }
 

@@ -5,7 +5,7 @@ import OpenAPIBackend, { type Context, type Document } from 'openapi-backend';
 import { AppError, type Session } from '../model';
 import { bootSettings, loadBootConfig } from '../config/load';
 import { csrfError, findToken, passesCsrfCheck } from '../http/auth';
-import { discardRest } from '../http/body';
+import { discardRest, readBody } from '../http/body';
 import { methodNotAllowed, readCheckedInput, routeNotFound, undecodableParam } from '../http/request-input';
 import { expressPath, specRoutes, type Route, type Spec } from '../http/spec-routes';
 import { stampResponse } from '../http/stamp';
@@ -160,6 +160,23 @@ export async function createMockListener(options: Omit<MockOptions, 'listen'> = 
     res.locals.requestId = requestId;
     const warnings: string[] = [];
     res.locals.warnings = warnings;
+    // A slash command's response URL: its body read as the server reads it (JSON must parse; any other type is text),
+    // then "ok" (the mock keeps no response URLs: any id is taken to be one).
+    if (req.method === 'POST' && req.url.startsWith('/hooks/commands/')) {
+      readBody(req, settings.MaximumPayloadSizeBytes)
+        .then((body) => {
+          if ((req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase() === 'application/json') {
+            try {
+              JSON.parse(body.toString('utf8'));
+            } catch {
+              throw AppError.badRequest('web.command_webhook.parse.app_error', 'Unable to parse incoming data.');
+            }
+          }
+          writeOk(res);
+        })
+        .catch(next);
+      return;
+    }
     const isHook = req.method === 'POST' && req.url.startsWith('/hooks/');
     res.on('finish', () => {
       log(`${req.method} ${isHook ? '/hooks/{hook_id}' : req.originalUrl.split('?')[0]} ${res.statusCode}`);

@@ -10,6 +10,7 @@ import type { PayloadProblem } from './validate';
 export const RESERVED_PROPS: Readonly<Record<(typeof SERVER_RESERVED)[number], string>> = {
   from_webhook: 'reserved key; the server always sets it to "true"',
   webhook_display_name: "reserved key; the server sets it to the hook's display name",
+  from_bot: 'reserved key; the server sets it on posts by bot accounts only',
   override_username: 'reserved key; the server drops it: send the top-level "username" (used when EnablePostUsernameOverride is on)',
   override_icon_url: 'reserved key; the server drops it: send the top-level "icon_url" (used when EnablePostIconOverride is on)',
   override_icon_emoji: 'reserved key; the server drops it: send the top-level "icon_emoji" (used when EnablePostIconOverride is on)',

@@ -33,6 +33,9 @@ const UNDECLARED: Record<string, string> = {
     'the webhook endpoint refuses no media type (docs/webhook-rules.md rules 1-3, as Mattermost): any type other than ' +
     'form-encoded or multipart is read as JSON (text/plain senders exist), and a Content-Type that cannot be parsed is ' +
     '400 web.incoming_webhook.media_type.app_error, which its 400 documents',
+  'ExecuteCommandWebhook 415':
+    "a slash command's response URL refuses no media type, as Mattermost's: application/json is a CommandResponse and " +
+    'any other type (text/plain and none included) is the text of the reply',
 };
 /** Methods whose body the API stage never reads (BODILESS in src/http/api.ts): any other request's body is read. */
 const BODILESS = new Set(['get', 'head']);

@@ -5,6 +5,7 @@
 // without a CSRF token (401). Both must stay fixed.
 import { send, type RawAnswer } from '../support/http';
 import { PASSWORD, createWorld, startTestServer, type TestServer, type World } from '../support/server';
+import { connect } from '../support/ws';
 
 let server: TestServer;
 let world: World;
@@ -191,5 +192,51 @@ describe('Bearer with cookies: judged by the Bearer token', () => {
     const me = await browser.call('GET', '/users/me');
     expect(me.status).toBe(401);
     expect(me.json.id).toBe('api.context.session_expired.app_error');
+  });
+});
+
+describe("mattermostdriver as a bot (Driver({'token': <the bot's access token>}))", () => {
+  test("login() with a token is GET users/me; posts carry from_bot; its WebSocket's authentication_challenge gets hello and OK, then posted", async () => {
+    // The bot and its token, made by its owner with personal access tokens off (the server's default).
+    await world.admin.api.put('/api/v4/config/patch', { ServiceSettings: { EnableBotAccountCreation: true } }).expect(200);
+    const bot = (await world.admin.api.post('/api/v4/bots', { username: `driverbot${process.pid}`, display_name: 'Driver bot' }).expect(201)).body;
+    const token = (await world.admin.api.post(`/api/v4/users/${bot.user_id}/tokens`, { description: 'mattermostdriver' }).expect(200)).body.token as string;
+    await world.admin.api.post(`/api/v4/teams/${world.teamId}/members`, { team_id: world.teamId, user_id: bot.user_id }).expect(201);
+    await world.admin.api.post(`/api/v4/channels/${world.townSquareId}/members`, { user_id: bot.user_id }).expect(201);
+
+    const driver = new DriverClient();
+    driver.token = token;
+    // Driver.login() with options['token']: no POST users/login, only users/me with the Bearer token.
+    const me = await driver.call('GET', '/users/me');
+    expectOk(me, 200);
+    expect(me.json).toMatchObject({ id: bot.user_id, is_bot: true });
+
+    // driver.init_websocket: no header, then {"seq":1,"action":"authentication_challenge","data":{"token":…}}.
+    const socket = await connect(server.url, { challenge: token });
+    try {
+      const ok = await socket.reply(1);
+      expect(ok).toMatchObject({ status: 'OK', seq_reply: 1 });
+      const hello = socket.events.find((f) => f.event === 'hello');
+      expect(hello?.broadcast?.user_id).toBe(bot.user_id);
+
+      // driver.posts.create_post(options={...}): the bot's post, marked by the server.
+      const from = socket.events.length;
+      const posted = await driver.call('POST', '/posts', { channel_id: world.townSquareId, message: 'build green' });
+      expectOk(posted, 201);
+      expect(posted.json.user_id).toBe(bot.user_id);
+      expect(posted.json.props.from_bot).toBe('true');
+
+      // A person's post reaches the bot's socket.
+      const human = await server.http(world.member.token).post('/api/v4/posts', { channel_id: world.townSquareId, message: 'thanks bot' }).expect(201);
+      const event = await socket.next((f) => f.event === 'posted' && JSON.parse(f.data?.post).id === human.body.id, { from });
+      expect(JSON.parse(event.data?.post).user_id).toBe(world.member.id);
+      expect(socket.problems).toEqual([]);
+    } finally {
+      await socket.close();
+    }
+    // Its password login (there is none) is refused as Mattermost refuses it.
+    const login = await new DriverClient().login(bot.username);
+    expect(login.status).toBe(401);
+    expect(login.json.id).toBe('api.user.login.bot_login_forbidden.app_error');
   });
 });

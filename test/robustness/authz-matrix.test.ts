@@ -7,11 +7,13 @@
 //     shown to come from the permission check rather than from a wrong id in the fixture;
 //   - with the system admin's token: a success everywhere (the same fixture ids are right).
 // The table must name every operation of the spec: a new operation without a row fails the suite.
+import { createServer, type Server } from 'node:http';
 import sharp from 'sharp';
 import { loadSpec } from '../../src/spec';
 import { createUser, createWorld, login, startTestServer, type Actor, type TestServer, type World } from '../support/server';
 import { createHook } from '../webhooks/hooks-support';
 import { send, type RawAnswer } from '../support/http';
+import { eventually } from '../support/eventually';
 import { checkAnswer } from './support/answers';
 
 const spec = loadSpec() as Record<string, any>;
@@ -47,7 +49,12 @@ let seq = 0;
 const unique = (p: string) => `${p}${process.pid}m${++seq}`;
 
 beforeAll(async () => {
-  server = await startTestServer({ MM_SERVICESETTINGS_ENABLEUSERACCESSTOKENS: 'true' });
+  server = await startTestServer({
+    MM_SERVICESETTINGS_ENABLEUSERACCESSTOKENS: 'true',
+    MM_SERVICESETTINGS_ENABLEBOTACCOUNTCREATION: 'true',
+    // DoPostAction's integration runs on 127.0.0.1.
+    MM_SERVICESETTINGS_ALLOWEDUNTRUSTEDINTERNALCONNECTIONS: '127.0.0.1',
+  });
   world = await createWorld(server);
   outsider = await createUser(server, world.admin);
   otherTeamId = (await world.admin.api.post('/api/v4/teams', { name: unique('other'), display_name: 'Other', type: 'I' }).expect(201)).body.id;
@@ -68,6 +75,27 @@ beforeAll(async () => {
   privateFileId = await uploadAs(privateId);
 });
 afterAll(() => server.close());
+
+/** An integration on 127.0.0.1 that answers every action call 200 `{}` (DoPostAction's rows; the matrix allows it). */
+let integration: Promise<{ url: string; server: Server }> | undefined;
+function actionIntegration(): Promise<{ url: string; server: Server }> {
+  return (integration ??= new Promise((resolve) => {
+    const srv = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'));
+    });
+    srv.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(srv.address() as { port: number }).port}/action`, server: srv }));
+  }));
+}
+afterAll(async () => {
+  if (integration) (await integration).server.close();
+});
+/** A post of the admin's with one button (id `go`) calling the integration above. */
+async function actionPost(channelId: string): Promise<string> {
+  const { url } = await actionIntegration();
+  const props = { attachments: [{ text: 'matrix', actions: [{ id: 'go', name: 'Go', integration: { url, context: { n: 1 } } }] }] };
+  return (await world.admin.api.post('/api/v4/posts', { channel_id: channelId, message: 'actions', props }).expect(201)).body.id;
+}
 
 type Who = 'admin' | 'member';
 
@@ -113,6 +141,48 @@ async function freshHook(): Promise<string> {
   return (await createHook(world.admin, { channel_id: world.townSquareId, display_name: 'fresh' })).id;
 }
 
+/** An outgoing webhook of the admin's on town square, fired by its own fresh trigger word (its calls are refused). */
+async function freshOutgoingHook(word = unique('w')): Promise<string> {
+  const body = { team_id: world.teamId, channel_id: world.townSquareId, trigger_words: [word], callback_urls: ['http://127.0.0.1:9/matrix'] };
+  return (await world.admin.api.post('/api/v4/hooks/outgoing', body).expect(201)).body.id;
+}
+let outgoingFixture: Promise<{ hookId: string; deliveryId: string }> | undefined;
+/** One outgoing webhook with one logged attempt: a post fires it, and its call to 127.0.0.1 is refused (no allow list). */
+function outgoingWithDelivery(): Promise<{ hookId: string; deliveryId: string }> {
+  return (outgoingFixture ??= (async () => {
+    const word = unique('w');
+    const id = await freshOutgoingHook(word);
+    await world.admin.api.post('/api/v4/posts', { channel_id: world.townSquareId, message: `${word} go` }).expect(201);
+    const deliveryId = await eventually(async () => {
+      const res = await world.admin.api.get(`/api/v4/hooks/outgoing/${id}/deliveries`).expect(200);
+      if (res.body.length === 0) throw new Error('no attempt logged yet');
+      return res.body[0].id as string;
+    });
+    return { hookId: id, deliveryId };
+  })());
+}
+
+/** A custom command's body for the fixture's team (a fresh trigger each time). */
+function commandBody(): Record<string, unknown> {
+  return { team_id: world.teamId, trigger: unique('cmd'), method: 'P', url: 'https://integration.example.com/command' };
+}
+
+/** A new custom command of the admin's on the fixture's team. */
+async function freshCommand(): Promise<string> {
+  return (await world.admin.api.post('/api/v4/commands', commandBody()).expect(201)).body.id;
+}
+
+/**
+ * A fresh response URL of an admin's command, for the admin in town square: written as running the command writes
+ * it (calling a real integration is the commands suite's business, not the matrix's).
+ */
+async function commandResponseUrl(): Promise<string> {
+  const id = `${unique('rurl')}`.padEnd(26, 'x').slice(0, 26);
+  const commandId = await freshCommand();
+  await server.parley.app.deps.stores.commands.insertWebhook({ id, create_at: Date.now(), command_id: commandId, user_id: world.admin.id, channel_id: world.townSquareId, root_id: '', use_count: 0 });
+  return id;
+}
+
 /** A preference of the actor's own (category `matrix`, name `matrix`), so that reading it can succeed. */
 async function ownPreference(actor: Actor): Promise<string> {
   await actor.api.put('/api/v4/users/me/preferences', [{ user_id: actor.id, category: 'matrix', name: 'matrix', value: '1' }]).expect(200);
@@ -149,6 +219,12 @@ async function threadAndRoot(channelId: string): Promise<{ thread_id: string; po
 async function freshUser(): Promise<Actor> {
   return createUser(server, world.admin, { username: unique('fresh') });
 }
+
+/** A bot of the admin's: a member (no bot permissions) must not learn that it is a bot (404, not 403). */
+async function freshBot(): Promise<string> {
+  return (await world.admin.api.post('/api/v4/bots', { username: unique('bot') }).expect(201)).body.user_id;
+}
+const botHidden = { member: 404 as const, errorId: 'store.sql_bot.get.missing.app_error' };
 
 const rows: Record<string, Row[]> = {
   GetPing: [{ name: 'ping', call: () => ({}), member: 'ok' }],
@@ -304,6 +380,10 @@ const rows: Record<string, Row[]> = {
     },
     { name: "the admin's post", call: () => ({ params: { post_id: adminPostId }, body: { id: adminPostId, message: 'admin post' } }), member: 403 },
   ],
+  DoPostAction: [
+    { name: 'a button of a public post', call: async () => ({ params: { post_id: await actionPost(world.townSquareId), action_id: 'go' }, body: {} }), member: 'ok' },
+    { name: 'a button of a post in a private channel they are not in', call: async () => ({ params: { post_id: await actionPost(privateId), action_id: 'go' }, body: {} }), member: 403 },
+  ],
   PinPost: [
     { name: 'a public post', call: () => ({ params: { post_id: adminPostId } }), member: 'ok' },
     { name: 'a post in a private channel they are not in', call: () => ({ params: { post_id: privatePostId } }), member: 403 },
@@ -445,9 +525,78 @@ const rows: Record<string, Row[]> = {
     { name: 'of a team they are not admin of', call: () => ({ query: `?team_id=${world.teamId}` }), member: 403 },
   ],
   GetIncomingWebhook: [{ name: "the admin's hook", call: () => ({ params: { hook_id: hookId } }), member: 403 }],
+  RegenIncomingHookSigningSecret: [{ name: "the admin's hook", call: async () => ({ params: { hook_id: await freshHook() } }), member: 403 }],
+  CreateOutgoingWebhook: [
+    { name: 'in a team they are not admin of', call: () => ({ body: { team_id: world.teamId, trigger_words: [unique('w')], callback_urls: ['http://127.0.0.1:9/matrix'] } }), member: 403 },
+  ],
+  GetOutgoingWebhooks: [
+    { name: 'with no team_id (every team)', call: () => ({}), member: 403 },
+    { name: 'of a team they are not admin of', call: () => ({ query: `?team_id=${world.teamId}` }), member: 403 },
+  ],
+  GetOutgoingWebhook: [{ name: "the admin's hook", call: async () => ({ params: { hook_id: (await outgoingWithDelivery()).hookId } }), member: 403 }],
+  UpdateOutgoingWebhook: [
+    {
+      name: "the admin's hook",
+      call: async () => {
+        const id = await freshOutgoingHook();
+        return { params: { hook_id: id }, body: { id, display_name: 'renamed' } };
+      },
+      member: 403,
+    },
+  ],
+  DeleteOutgoingWebhook: [{ name: "the admin's hook", call: async () => ({ params: { hook_id: await freshOutgoingHook() } }), member: 403 }],
+  RegenOutgoingHookToken: [{ name: "the admin's hook", call: async () => ({ params: { hook_id: await freshOutgoingHook() } }), member: 403 }],
+  GetOutgoingWebhookDeliveries: [{ name: "the admin's hook", call: async () => ({ params: { hook_id: (await outgoingWithDelivery()).hookId } }), member: 403 }],
+  RedeliverOutgoingWebhook: [
+    { name: "an attempt of the admin's hook", call: async () => ({ params: { hook_id: (await outgoingWithDelivery()).hookId, delivery_id: (await outgoingWithDelivery()).deliveryId } }), member: 403 },
+  ],
   UpdateIncomingWebhook: [{ name: "the admin's hook", call: () => ({ params: { hook_id: hookId }, body: { id: hookId, channel_id: world.townSquareId, display_name: 'renamed' } }), member: 403 }],
   DeleteIncomingWebhook: [{ name: "the admin's hook", call: async () => ({ params: { hook_id: await freshHook() } }), member: 403 }],
+  CreateBot: [{ name: 'a bot', call: () => ({ body: { username: unique('bot'), display_name: 'Matrix' } }), member: 403 }],
+  GetBots: [{ name: 'every bot', call: () => ({ query: '?include_deleted=true' }), member: 403 }],
+  GetBot: [{ name: "the admin's bot", call: async () => ({ params: { bot_user_id: await freshBot() } }), ...botHidden }],
+  PatchBot: [{ name: "the admin's bot", call: async () => ({ params: { bot_user_id: await freshBot() }, body: { display_name: 'renamed' } }), ...botHidden }],
+  DisableBot: [{ name: "the admin's bot", call: async () => ({ params: { bot_user_id: await freshBot() } }), ...botHidden }],
+  EnableBot: [{ name: "the admin's bot", call: async () => ({ params: { bot_user_id: await freshBot() } }), ...botHidden }],
+  AssignBot: [{ name: "the admin's bot, to another user", call: async () => ({ params: { bot_user_id: await freshBot(), user_id: outsider.id } }), ...botHidden }],
+  ConvertBotToUser: [{ name: "the admin's bot", call: async () => ({ params: { bot_user_id: await freshBot() }, body: { password: 'Passw0rd!' } }), member: 403 }],
+  ConvertUserToBot: [{ name: 'another user', call: async () => ({ params: { user_id: (await freshUser()).id } }), member: 403 }],
   ExecuteIncomingWebhook: [{ name: 'a post', call: () => ({ params: { hook_id: hookId }, body: { text: 'from the matrix' } }), member: 'ok' }],
+  CreateCommand: [{ name: 'in a team they are not admin of', call: () => ({ body: commandBody() }), member: 403 }],
+  ListCommands: [
+    { name: 'of their team', call: () => ({ query: `?team_id=${world.teamId}` }), member: 'ok' },
+    { name: 'custom only, of a team they are not admin of', call: () => ({ query: `?team_id=${world.teamId}&custom_only=true` }), member: 403 },
+    { name: 'of a team they are not in', call: () => ({ query: `?team_id=${otherTeamId}` }), member: 403 },
+  ],
+  GetCommandById: [{ name: "the admin's command (hidden: as if it did not exist)", call: async () => ({ params: { command_id: await freshCommand() } }), member: 404, errorId: 'store.sql_command.save.get.app_error' }],
+  UpdateCommand: [
+    {
+      name: "the admin's command (hidden)",
+      call: async () => {
+        const id = await freshCommand();
+        return { params: { command_id: id }, body: { id, ...commandBody() } };
+      },
+      member: 404,
+      errorId: 'store.sql_command.save.get.app_error',
+    },
+  ],
+  MoveCommand: [{ name: 'to a team they are not admin of', call: async () => ({ params: { command_id: await freshCommand() }, body: { team_id: otherTeamId } }), member: 403 }],
+  DeleteCommand: [{ name: "the admin's command (hidden)", call: async () => ({ params: { command_id: await freshCommand() } }), member: 404, errorId: 'store.sql_command.save.get.app_error' }],
+  RegenCommandToken: [{ name: "the admin's command (hidden)", call: async () => ({ params: { command_id: await freshCommand() } }), member: 404, errorId: 'store.sql_command.save.get.app_error' }],
+  GetCommandDeliveries: [{ name: "the admin's command (hidden)", call: async () => ({ params: { command_id: await freshCommand() } }), member: 404, errorId: 'store.sql_command.save.get.app_error' }],
+  ExecuteCommand: [
+    { name: '/shrug in town square', call: () => ({ body: { channel_id: world.townSquareId, command: '/shrug matrix' } }), member: 'ok' },
+    { name: 'in a private channel they are not in', call: () => ({ body: { channel_id: privateId, command: '/shrug matrix' } }), member: 403 },
+  ],
+  ListAutocompleteCommands: [
+    { name: 'of their team', call: () => ({ params: { team_id: world.teamId } }), member: 'ok' },
+    { name: 'of a team they are not in', call: () => ({ params: { team_id: otherTeamId } }), member: 403 },
+  ],
+  ListCommandAutocompleteSuggestions: [
+    { name: 'of their team', call: () => ({ params: { team_id: world.teamId }, query: '?user_input=%2Fec' }), member: 'ok' },
+    { name: 'of a team they are not in', call: () => ({ params: { team_id: otherTeamId }, query: '?user_input=%2Fec' }), member: 403 },
+  ],
+  ExecuteCommandWebhook: [{ name: 'an ephemeral reply', call: async () => ({ params: { hook_id: await commandResponseUrl() }, body: { text: 'from the matrix' } }), member: 'ok' }],
   GetSessions: [
     { name: 'their own', call: () => ({ params: { user_id: 'me' } }), member: 'ok' },
     { name: "another user's", call: () => ({ params: { user_id: outsider.id } }), member: 403 },
@@ -542,10 +691,29 @@ const rows: Record<string, Row[]> = {
     { name: 'in a channel they are a plain member of', call: () => ({ params: { channel_id: world.townSquareId, user_id: world.admin.id }, body: { roles: 'channel_user' } }), member: 403 },
     { name: 'in a private channel they are not in', call: () => ({ params: { channel_id: privateId, user_id: world.admin.id }, body: { roles: 'channel_user channel_admin' } }), member: 403 },
   ],
+  UpdateChannelNotifyProps: [
+    { name: 'their own membership', call: (who) => ({ params: { channel_id: world.townSquareId, user_id: me(who).id }, body: { desktop: 'mention', mark_unread: 'all' } }), member: 'ok' },
+    { name: "another user's membership", call: async () => ({ params: { channel_id: world.townSquareId, user_id: world.admin.id }, body: { desktop: 'all' } }), member: 403 },
+  ],
   GetUsersByUsernames: [{ name: 'two users', call: () => ({ body: [world.admin.username, world.member.username] }), member: 'ok' }],
   UpdateUserRoles: [{ name: "another user's", call: async () => ({ params: { user_id: (await freshUser()).id }, body: { roles: 'system_user system_user_access_token' } }), member: 403 }],
   GetProfileImage: [{ name: "another user's", call: () => ({ params: { user_id: world.admin.id } }), member: 'ok' }],
   GetDefaultProfileImage: [{ name: "another user's", call: () => ({ params: { user_id: world.admin.id } }), member: 'ok' }],
+  SetProfileImage: [
+    { name: 'their own', call: async () => ({ params: { user_id: 'me' }, raw: await pictureForm() }), member: 'ok' },
+    { name: "another user's", call: async () => ({ params: { user_id: outsider.id }, raw: await pictureForm() }), member: 403 },
+  ],
+  SetDefaultProfileImage: [
+    { name: 'their own', call: () => ({ params: { user_id: 'me' } }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: outsider.id } }), member: 403 },
+  ],
+  // The invite id is the credential: anyone holding it may see the team and join it, even an invite-only one.
+  GetTeamInviteInfo: [{ name: "an invite-only team's link", call: async () => ({ params: { invite_id: (await inviteOnlyTeam()).invite_id } }), member: 'ok' }],
+  AddTeamMemberFromInvite: [{ name: "an invite-only team's link", call: async () => ({ query: `?invite_id=${(await inviteOnlyTeam()).invite_id}` }), member: 'ok' }],
+  RegenerateTeamInviteId: [{ name: 'of their team (a plain member)', call: () => ({ params: { team_id: world.teamId } }), member: 403 }],
+  UpdateTeamMemberRoles: [
+    { name: "a member's, in their team (a plain member)", call: () => ({ params: { team_id: world.teamId, user_id: world.member.id }, body: { roles: 'team_user' } }), member: 403 },
+  ],
   AutocompleteUsers: [
     { name: 'in their team', call: () => ({ query: `?in_team=${world.teamId}&name=user` }), member: 'ok' },
     { name: 'in a private channel they are not in', call: () => ({ query: `?in_team=${world.teamId}&in_channel=${privateId}&name=user` }), member: 403 },
@@ -581,6 +749,18 @@ async function freshChannel(owner: Actor, type: 'O' | 'P', archived = false): Pr
 }
 
 /** A new open team (the admin's) that `who` has joined: one they may leave. */
+/** A new invite-only team of the admin's (its invite id, which only the admin sees). */
+async function inviteOnlyTeam(): Promise<{ id: string; invite_id: string }> {
+  return (await world.admin.api.post('/api/v4/teams', { name: unique('inv'), display_name: 'Invite', type: 'I' }).expect(201)).body;
+}
+
+/** SetProfileImage's form: one small PNG as `image`. */
+async function pictureForm(): Promise<{ contentType: string; body: Buffer }> {
+  const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#cc3366' } }).png().toBuffer();
+  const head = '--m\r\nContent-Disposition: form-data; name="image"; filename="me.png"\r\nContent-Type: image/png\r\n\r\n';
+  return { contentType: 'multipart/form-data; boundary=m', body: Buffer.concat([Buffer.from(head), png, Buffer.from('\r\n--m--\r\n')]) };
+}
+
 async function teamWith(who: Actor): Promise<string> {
   const id = (await world.admin.api.post('/api/v4/teams', { name: unique('lt'), display_name: 'Leave', type: 'O' }).expect(201)).body.id as string;
   if (who.id !== world.admin.id) await world.admin.api.post(`/api/v4/teams/${id}/members`, { team_id: id, user_id: who.id }).expect(201);
@@ -657,7 +837,7 @@ test('the matrix has a row for every operation of the spec, and only those', () 
 });
 
 test('the spec marks exactly the expected operations public', () => {
-  expect(operations.filter((o) => o.public).map((o) => o.operationId).sort()).toEqual(['ConnectWebSocket', 'CreateUser', 'ExecuteIncomingWebhook', 'GetClientConfig', 'GetClientLicense', 'GetPing', 'Login', 'Logout'].sort());
+  expect(operations.filter((o) => o.public).map((o) => o.operationId).sort()).toEqual(['ConnectWebSocket', 'CreateUser', 'ExecuteCommandWebhook', 'ExecuteIncomingWebhook', 'GetClientConfig', 'GetClientLicense', 'GetPing', 'GetTeamInviteInfo', 'Login', 'Logout'].sort());
 });
 
 describe('without a valid session: 401 for every protected operation', () => {

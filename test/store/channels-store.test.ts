@@ -114,12 +114,42 @@ forEachDatabase((h) => {
       expect(await h.stores.channels.getMember(ch.id, bob)).toBeUndefined();
     });
 
-    test('audience: live members with username and last activity', async () => {
+    test('notifyAudience: live members with their settings and stored status; setNotifyProps replaces a membership\'s', async () => {
       const ch = await channelWithMembers(h.stores, makeChannel({ team_id: teamId }), [alice, bob, gone]);
-      const audience = await h.stores.channels.audience(ch.id);
+      await h.stores.status.save({ user_id: bob, status: 'dnd', manual: true, last_activity_at: 5, dnd_end_time: 77, prev_status: 'online' });
+      const props = { desktop: 'none', mark_unread: 'mention', ignore_channel_mentions: 'on' };
+      expect(await h.stores.channels.setNotifyProps(ch.id, alice, props, 4321)).toBe(true);
+      expect(await h.stores.channels.setNotifyProps(ch.id, 'x'.repeat(26), props, 4321)).toBe(false);
+      const audience = await h.stores.channels.notifyAudience(ch.id);
       const aliceRecord = await h.stores.users.get(alice);
       expect(audience.map((m) => m.userId).sort()).toEqual([alice, bob].sort());
-      expect(audience.find((m) => m.userId === alice)).toEqual({ userId: alice, username: aliceRecord?.username, lastActivityAt: 1234 });
+      expect(audience.find((m) => m.userId === alice)).toEqual({
+        userId: alice,
+        username: aliceRecord?.username,
+        firstName: aliceRecord?.first_name,
+        isBot: false,
+        lastActivityAt: 1234,
+        notifyProps: aliceRecord?.notify_props,
+        channelNotifyProps: props,
+        stored: undefined,
+      });
+      expect(audience.find((m) => m.userId === bob)?.stored).toEqual({ status: 'dnd', manual: true, dnd_end_time: 77, prev_status: 'online' });
+      expect((await h.stores.channels.getMember(ch.id, alice))?.last_update_at).toBe(4321);
+    });
+
+    test('notifyKeywordHolders: live users with mention keys, first name on, or comments on', async () => {
+      const base = { email: 'true', desktop: 'mention', mention_keys: '', first_name: 'false', comments: 'never' };
+      const users = [
+        makeUser({ notify_props: { ...base, mention_keys: 'deploy' } }),
+        makeUser({ notify_props: { ...base, first_name: 'true' }, first_name: 'Ann' }),
+        makeUser({ notify_props: { ...base, comments: 'root' } }),
+        makeUser({ notify_props: { ...base } }),
+        makeUser({ notify_props: { ...base, mention_keys: 'x' }, delete_at: 5 }),
+      ];
+      for (const u of users) await h.stores.users.insert(u);
+      const found = new Map((await h.stores.users.notifyKeywordHolders(100000)).map((u) => [u.id, u]));
+      expect(users.map((u) => found.has(u.id))).toEqual([true, true, true, false, false]);
+      expect(found.get(users[1].id)).toEqual({ id: users[1].id, first_name: 'Ann', notify_props: users[1].notify_props });
     });
   });
 

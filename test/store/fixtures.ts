@@ -154,6 +154,7 @@ export function makeWebhook(fields: Pick<IncomingWebhook, 'channel_id' | 'team_i
     username: '',
     icon_url: '',
     channel_locked: false,
+    signing_secret: newId(),
     ...fields,
   };
 }

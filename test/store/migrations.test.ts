@@ -3,7 +3,7 @@ import { migrationConfig } from '../../src/store/migrations';
 import { channelWithMembers, makeChannel, makePost, makeTeam, makeUser, makeWebhook, writePosts, forEachDatabase } from './fixtures';
 
 /** The tables insertRealRows writes one row into. */
-const TABLES = ['users', 'sessions', 'user_access_tokens', 'teams', 'team_members', 'channels', 'channel_members', 'posts', 'incoming_webhooks', 'configurations', 'reactions', 'file_info', 'preferences', 'sidebar_categories', 'sidebar_channels', 'threads', 'thread_memberships'];
+const TABLES = ['users', 'sessions', 'user_access_tokens', 'teams', 'team_members', 'channels', 'channel_members', 'posts', 'incoming_webhooks', 'configurations', 'reactions', 'file_info', 'preferences', 'sidebar_categories', 'sidebar_channels', 'threads', 'thread_memberships', 'outgoing_webhooks', 'outgoing_queue', 'integration_deliveries', 'commands', 'command_webhooks', 'bots', 'post_action_integrations'];
 /** FTS5 keeps a virtual table's index in shadow tables of its own, named after it. */
 const FTS5_SHADOWS = ['data', 'idx', 'content', 'docsize', 'config'];
 
@@ -44,7 +44,12 @@ forEachDatabase((h) => {
     await writePosts(stores, channel.id, [post], new Map([[user.id, { all: 1, root: 1 }]]));
     if (opts.reactions !== false) await stores.reactions.save({ post_id: post.id, user_id: user.id, emoji_name: '+1', channel_id: channel.id }, 11);
     const hook = makeWebhook({ channel_id: channel.id, team_id: team.id, user_id: user.id });
-    await stores.webhooks.insert(hook);
+    // Schemas before 017 have no signing secret column.
+    if (await h.db.knex.schema.hasColumn('incoming_webhooks', 'signing_secret')) await stores.webhooks.insert(hook);
+    else {
+      const { signing_secret: _, ...older } = hook;
+      await h.db.knex('incoming_webhooks').insert(older);
+    }
     await stores.config.seed(JSON.stringify({ ServiceSettings: { SiteURL: 'http://x' } }), 1);
     // Older schemas (the 002 test) have no file table yet.
     if (await h.db.knex.schema.hasTable('file_info')) await stores.files.insertMany([
@@ -64,6 +69,25 @@ forEachDatabase((h) => {
         await tx.threads.follow(post.id, [user.id], 12);
       });
     }
+    if (await h.db.knex.schema.hasTable('commands')) {
+      const command = { id: post.id, token: user.id, create_at: 1, update_at: 1, delete_at: 0, creator_id: user.id, team_id: team.id, trigger: 'deploy', method: 'P' as const, username: '', icon_url: '', auto_complete: true, auto_complete_desc: 'Deploy', auto_complete_hint: '[service]', display_name: 'Deploy', description: '', url: 'https://ci.example.com/deploy', plugin_id: '' };
+      await stores.commands.insert(command);
+      await stores.commands.insertWebhook({ id: post.id, create_at: 1, command_id: command.id, user_id: user.id, channel_id: channel.id, root_id: '', use_count: 0 });
+    }
+    if (await h.db.knex.schema.hasTable('outgoing_webhooks')) {
+      const outgoing = { id: post.id, token: user.id, create_at: 1, update_at: 1, delete_at: 0, creator_id: user.id, channel_id: channel.id, team_id: team.id, trigger_words: ['deploy'], trigger_when: 0 as const, callback_urls: ['https://ci.example.com/hook'], display_name: 'CI', description: '', content_type: 'application/json', username: '', icon_url: '' };
+      await stores.outgoingHooks.insert(outgoing);
+      await stores.outgoingQueue.insertMany([{ id: post.id, hook_id: outgoing.id, post_id: post.id, callback_url: 'https://ci.example.com/hook', trigger_word: 'deploy', attempt: 0, due_at: 1, create_at: 1 }]);
+      await stores.deliveries.record({ integration_id: outgoing.id, kind: 'outgoing_webhook', post_id: post.id, attempt: 1, request_at: 2, duration_ms: 3, status_code: 200, error: '' });
+    }
+    // The user as its own bot (ConvertUserToBot's rows): is_bot and the description on the user, the rest in bots.
+    if (await h.db.knex.schema.hasTable('bots')) {
+      await stores.users.update(user.id, { is_bot: true, bot_description: '🤖 migrated' });
+      await stores.bots.insert({ user_id: user.id, owner_id: user.id, last_icon_update: 0, create_at: 1, update_at: 1, delete_at: 0 });
+    }
+    if (await h.db.knex.schema.hasTable('post_action_integrations')) {
+      await stores.postActions.insertMany([{ postId: post.id, sealed: { origin: { kind: 'incoming_webhook', id: hook.id }, actions: { go: { url: 'https://ci.example.com/go', context: { n: 1 } } } } }]);
+    }
     return { postId: post.id, hookId: hook.id };
   }
 
@@ -73,7 +97,7 @@ forEachDatabase((h) => {
     const schema = await existing();
     // Every table the rows go into, and the ones only the server writes (status, systems, login attempts, webhook
     // idempotency keys; on SQLite the search index, which MariaDB keeps as a FULLTEXT index of posts).
-    const serverOnly = ['login_attempts', 'status', 'systems', 'webhook_idempotency', ...(h.db.dialect === 'sqlite' ? ['post_search', 'post_search_docs'] : [])];
+    const serverOnly = ['email_outbox', 'login_attempts', 'status', 'systems', 'webhook_idempotency', ...(h.db.dialect === 'sqlite' ? ['post_search', 'post_search_docs'] : [])];
     expect(schema).toEqual([...TABLES, ...serverOnly].sort());
     const [, pending] = await h.db.knex.migrate.list(migrationConfig);
     expect(pending).toEqual([]);
@@ -84,6 +108,7 @@ forEachDatabase((h) => {
       expect([t, Number(n)]).toEqual([t, 1]);
     }
     expect((await h.stores.posts.get(first.postId))?.message).toBe('😀 migrated');
+    expect(await h.stores.bots.get((await h.stores.posts.get(first.postId))!.user_id, false)).toMatchObject({ description: '🤖 migrated' });
 
     // Rolling back with data present drops every table, leaving only Knex's own bookkeeping.
     await rollbackAll(h.db);
@@ -211,6 +236,34 @@ forEachDatabase((h) => {
     expect(await stores.threads.get(root.id)).toMatchObject({ reply_count: 3 });
   });
 
+  test('022 gives every incoming webhook a signing secret and moves stored action integrations out of post props', async () => {
+    await rollbackAll(h.db);
+    while ((await h.db.knex.migrate.list(migrationConfig))[0].length < 21) await h.db.knex.migrate.up(migrationConfig);
+    const { stores } = h;
+    const first = await insertRealRows();
+    const knex = h.db.knex;
+    await knex('incoming_webhooks').where({ id: first.hookId }).update({ signing_secret: '' });
+    const old = (await stores.posts.get(first.postId))!;
+    const props = { attachments: [{ text: 'old', actions: [{ name: 'Go', integration: { url: 'https://ci.example.com/go', context: { env: 'prod' } } }, { id: 'keep', name: 'Keep', integration: { url: 'https://ci.example.com/keep' } }] }] };
+    const withActions = makePost({ channel_id: old.channel_id, user_id: old.user_id, create_at: 50, props });
+    await writePosts(stores, old.channel_id, [withActions]);
+
+    await migrate(h.db);
+    expect((await stores.webhooks.get(first.hookId))?.signing_secret).toMatch(/^[a-z0-9]{26}$/);
+    const stored = (await stores.posts.get(withActions.id))!;
+    const actions = (stored.props.attachments as Array<{ actions: Array<Record<string, unknown>> }>)[0].actions;
+    expect(actions).toEqual([{ name: 'Go', id: expect.stringMatching(/^[a-z0-9]{26}$/) }, { id: 'keep', name: 'Keep' }]);
+    expect(await stores.postActions.get(withActions.id)).toEqual({
+      actions: { [actions[0].id as string]: { url: 'https://ci.example.com/go', context: { env: 'prod' } }, keep: { url: 'https://ci.example.com/keep', context: {} } },
+    });
+    expect(await stores.postActions.get(old.id)).toBeUndefined();
+
+    // Down to 021: the table goes; the secrets stay (017 owns the column).
+    while ((await h.db.knex.migrate.list(migrationConfig))[0].length > 21) await h.db.knex.migrate.down(migrationConfig);
+    expect(await knex.schema.hasTable('post_action_integrations')).toBe(false);
+    await migrate(h.db);
+  });
+
   /** The names of a table's indexes. */
   async function indexes(table: string): Promise<string[]> {
     if (h.dialect === 'mysql') {
@@ -227,7 +280,8 @@ forEachDatabase((h) => {
     expect(await indexes('posts')).toContain('idx_posts_channel_root');
     expect(await indexes('threads')).toEqual(expect.arrayContaining(['idx_threads_channel_reply']));
     expect(await indexes('threads')).not.toContain('idx_threads_channel');
-    await h.db.knex.migrate.down(migrationConfig);
+    // Down to 015 (through any later migration).
+    while ((await h.db.knex.migrate.list(migrationConfig))[0].length > 15) await h.db.knex.migrate.down(migrationConfig);
     expect(await indexes('posts')).not.toContain('idx_posts_channel_root');
     expect(await indexes('threads')).toContain('idx_threads_channel');
     expect(await indexes('threads')).not.toContain('idx_threads_channel_reply');

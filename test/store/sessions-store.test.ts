@@ -84,7 +84,7 @@ forEachDatabase((h) => {
       const u = await user({ roles: 'system_user' });
       const t = await accessToken(u.id, { expires_at: NOW + 100 });
       expect(await h.stores.sessions.getAccessToken(t.id)).toEqual({ id: t.id, user_id: u.id, description: 'ci token', is_active: true, expires_at: NOW + 100 });
-      expect(await h.stores.sessions.findByTokenHash(t.tokenHash, NOW)).toEqual({ id: t.id, userId: u.id, roles: 'system_user', isAccessToken: true, csrfToken: '' });
+      expect(await h.stores.sessions.findByTokenHash(t.tokenHash, NOW)).toEqual({ id: t.id, userId: u.id, roles: 'system_user', isAccessToken: true, isBot: false, csrfToken: '' });
       expect(await h.stores.sessions.getAccessToken(newId())).toBeUndefined();
     });
 

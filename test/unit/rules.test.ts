@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { directChannelName, isValidChannelName, isValidEmail, isValidTeamName, isValidUsername } from '../../src/app/rules';
-import { HERE_WINDOW_MS, mentionedMembers, parseMentions, type ChannelAudience, type MentionKeys } from '../../src/app/mentions';
+import { parseMentions, type MentionKeys } from '../../src/app/mentions';
 import { codePointLength, splitByCodePoints } from '../../src/lib/text';
 import { isValidId, newId } from '../../src/lib/ids';
 import { tokenFromRequest } from '../../src/http/auth';
@@ -275,46 +275,5 @@ describe('parseMentions', () => {
     ['an unclosed fence runs to the end', ['@bob\n```\n@alice'], keys(['bob'])],
   ])('%s', (_name, texts, want) => {
     expect(parseMentions(texts)).toEqual(want);
-  });
-});
-
-describe('mentionedMembers', () => {
-  const NOW = 1_700_000_000_000;
-  const audience = (channelType: string, count = 3): ChannelAudience => ({
-    channelType,
-    members: [
-      { userId: 'poster', username: 'poster', lastActivityAt: NOW },
-      { userId: 'u-alice', username: 'alice', lastActivityAt: NOW - 1000 },
-      { userId: 'u-bob', username: 'bob', lastActivityAt: NOW - HERE_WINDOW_MS - 1 },
-      { userId: 'u-carol', username: 'carol', lastActivityAt: NOW - HERE_WINDOW_MS },
-    ].slice(0, count + 1),
-  });
-  const opts = (extra: Partial<{ allowSelf: boolean; maxChannelWide: number }> = {}) => ({
-    posterId: 'poster',
-    allowSelf: false,
-    maxChannelWide: 1000,
-    now: NOW,
-    ...extra,
-  });
-  const run = (text: string, a: ChannelAudience, o = opts()) => [...mentionedMembers(parseMentions([text]), a, o)].sort();
-
-  test.each<[string, string, ChannelAudience, ReturnType<typeof opts>, string[]]>([
-    ['nobody', 'hello', audience('O'), opts(), []],
-    ['a member by name', 'hi @alice', audience('O'), opts(), ['u-alice']],
-    ['a non-member name mentions nobody', 'hi @dave', audience('O'), opts(), []],
-    ['trailing dot still finds alice', 'thanks @alice.', audience('O'), opts(), ['u-alice']],
-    ['the poster never mentions themselves', '@poster hi', audience('O'), opts(), []],
-    ['unless allowSelf (a webhook mentioning its creator)', '@poster hi', audience('O'), opts({ allowSelf: true }), ['poster']],
-    ['@channel: everyone but the poster', '@channel', audience('O'), opts(), ['u-alice', 'u-bob', 'u-carol']],
-    ['@all: everyone but the poster', '@all', audience('P'), opts(), ['u-alice', 'u-bob', 'u-carol']],
-    ['@here: recently active only, window inclusive', '@here', audience('O'), opts(), ['u-alice', 'u-carol']],
-    ['@channel ignored above maxChannelWide', '@channel', audience('O'), opts({ maxChannelWide: 3 }), []],
-    ['@channel applies at exactly maxChannelWide', '@channel', audience('O'), opts({ maxChannelWide: 4 }), ['u-alice', 'u-bob', 'u-carol']],
-    ['@here ignored above maxChannelWide', '@here', audience('O'), opts({ maxChannelWide: 1 }), []],
-    ['a name still counts above maxChannelWide', '@channel @bob', audience('O'), opts({ maxChannelWide: 1 }), ['u-bob']],
-    ['direct channel: the other member always', 'no mention here', audience('D', 1), opts(), ['u-alice']],
-    ['direct channel: not the poster', '@poster', audience('D', 1), opts(), ['u-alice']],
-  ])('%s', (_name, text, a, o, want) => {
-    expect(run(text, a, o)).toEqual(want);
   });
 });

@@ -1,5 +1,5 @@
 // Layout rules of the post list: grouping (never for webhook posts), date separators, reply context; and routes.
-import { GROUP_WINDOW_MS, buildRows, dayOf } from '../../web/src/post-rows';
+import { GROUP_WINDOW_MS, buildRows, dayOf, isFromBot } from '../../web/src/post-rows';
 import type { ClientPost } from '../../web/src/post-store';
 import { parseRoute } from '../../web/src/routes';
 
@@ -17,6 +17,17 @@ function layout(posts: ClientPost[], inThread = false): string[] {
     inThread,
   ).map((r) => (r.kind === 'date' ? `--${new Date(r.day).getDate()}--` : `${r.id}${r.continuation ? '+' : ''}${r.replyContext ? '^' : ''}`));
 }
+
+describe('bot posts', () => {
+  test.each([
+    ['marked by the server', { from_bot: 'true' }, true],
+    ['no mark', {}, false],
+    ['any other value', { from_bot: 'yes' }, false],
+    ['a webhook post is not a bot account post', { from_webhook: 'true' }, false],
+  ])('%s', (_name, props, want) => {
+    expect(isFromBot({ props } as ClientPost)).toBe(want);
+  });
+});
 
 describe('grouping', () => {
   test.each([

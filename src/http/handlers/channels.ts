@@ -80,6 +80,11 @@ export const UpdateChannelRoles = authed<'UpdateChannelRoles'>(async ({ path, bo
   return statusOk();
 });
 
+export const UpdateChannelNotifyProps = authed<'UpdateChannelNotifyProps'>(async ({ path, body, session, app }) => {
+  await app.channels.updateMemberNotifyProps(path.channel_id, path.user_id, body, session);
+  return statusOk();
+});
+
 export const AutocompleteChannelsForTeam = authed<'AutocompleteChannelsForTeam'>(async ({ path, query, session, app }) =>
   ok(await app.channels.autocomplete(path.team_id, query.name ?? '', session)),
 );

@@ -1,5 +1,5 @@
 import { AppError } from '../../model';
-import { authed, created, ok, paging, statusOk } from '../operation';
+import { authed, created, ok, paging, statusOk, type Handler } from '../operation';
 import { withoutNulls } from '../nulls';
 
 export const CreateTeam = authed<'CreateTeam'>(async ({ body, session, app }) => created(await app.teams.create(withoutNulls(body), session)));
@@ -45,3 +45,17 @@ export const GetTeamUnread = authed<'GetTeamUnread'>(async ({ path, session, app
 export const GetTeamsUnreadForUser = authed<'GetTeamsUnreadForUser'>(async ({ path, query, session, app }) =>
   ok(await app.teams.unreads(path.user_id, query.exclude_team ?? '', session, query.include_collapsed_threads === true)),
 );
+
+/** No session needed: the invite id is the credential. */
+export const GetTeamInviteInfo: Handler<'GetTeamInviteInfo'> = async ({ path, app }) => ok(await app.teamInvites.info(path.invite_id));
+
+export const AddTeamMemberFromInvite = authed<'AddTeamMemberFromInvite'>(async ({ query, session, app }) =>
+  created(await app.teamInvites.join(query.invite_id ?? '', query.token ?? '', session)),
+);
+
+export const RegenerateTeamInviteId = authed<'RegenerateTeamInviteId'>(async ({ path, session, app }) => ok(await app.teamInvites.regenerate(path.team_id, session)));
+
+export const UpdateTeamMemberRoles = authed<'UpdateTeamMemberRoles'>(async ({ path, body, session, app }) => {
+  await app.teams.updateMemberRoles(path.team_id, path.user_id, body.roles, session);
+  return statusOk();
+});

@@ -2,8 +2,16 @@ import { AppError, versioned } from '../../model';
 import { clearedCookies, sessionCookies } from '../cookies';
 import { authed, conditional, created, ok, paging, statusOk, type Handler } from '../operation';
 import { nullItemsAsEmpty, withoutNulls } from '../nulls';
+import { TeamInvitesService } from '../../app/team-invites';
+import type { UploadPart } from '../../app/files';
+import { readUploadForm, uploadRequestLimit } from '../upload-form';
 
-export const CreateUser: Handler<'CreateUser'> = async ({ body, session, app }) => created(await app.users.create(withoutNulls(body), session));
+/** A team invite (`iid`) or an e-mail invitation's token (`t`, never valid here) takes its own path, as in Mattermost. */
+export const CreateUser: Handler<'CreateUser'> = async ({ body, query, session, app }) => {
+  if (query.t) TeamInvitesService.refuseEmailToken();
+  if (query.iid) return created(await app.teamInvites.signUp(withoutNulls(body), query.iid, session));
+  return created(await app.users.create(withoutNulls(body), session));
+};
 
 const secureCookies = (app: { deps: { config: { get(): { ServiceSettings: { SiteURL: string } } } } }) =>
   app.deps.config.get().ServiceSettings.SiteURL.startsWith('https://');
@@ -106,6 +114,38 @@ const profileImage = async (userId: string, { app, headers }: Pick<Parameters<Ha
   return conditional(headers, versioned(png, etag), { headers: { 'Content-Type': 'image/png', 'Cache-Control': 'max-age=300, private' } });
 };
 
-export const GetProfileImage = authed<'GetProfileImage'>(async ({ path, ...input }) => profileImage(path.user_id, input));
+/** The uploaded picture (kept a day: a new one has a new URL), else the generated one. */
+export const GetProfileImage = authed<'GetProfileImage'>(async ({ path, headers, app }) => {
+  const { image, maxAge } = await app.profileImages.get(path.user_id);
+  return conditional(headers, image, { headers: { 'Content-Type': 'image/png', 'Cache-Control': `max-age=${maxAge}, private` } });
+});
+
+/**
+ * The form is opened by the app once the caller may set the picture; a declared body past FileSettings.MaxFileSize
+ * is refused before a byte is read (Mattermost's check of Content-Length).
+ */
+export const SetProfileImage = authed<'SetProfileImage'>(async ({ path, request, session, app }) => {
+  let form: AsyncIterableIterator<UploadPart> | undefined;
+  const open = () => {
+    const maxFileSize = app.deps.config.get().FileSettings.MaxFileSize;
+    if (Number(request.headers['content-length']) > maxFileSize) {
+      throw new AppError('api.user.upload_profile_user.too_large.app_error', 'Unable to upload profile image. File is too large.', 413);
+    }
+    form = readUploadForm(request, uploadRequestLimit(maxFileSize));
+    return form;
+  };
+  try {
+    await app.profileImages.set(path.user_id, open, session);
+    return statusOk();
+  } finally {
+    // Refused or failed before the end of the form: stop reading it and drop the rest.
+    await form?.return?.();
+  }
+});
+
+export const SetDefaultProfileImage = authed<'SetDefaultProfileImage'>(async ({ path, session, app }) => {
+  await app.profileImages.reset(path.user_id, session);
+  return statusOk();
+});
 
 export const GetDefaultProfileImage = authed<'GetDefaultProfileImage'>(async ({ path, ...input }) => profileImage(path.user_id, input));

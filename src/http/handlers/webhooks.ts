@@ -16,6 +16,10 @@ export const UpdateIncomingWebhook = authed<'UpdateIncomingWebhook'>(async ({ pa
   ok(await app.hooks.update(path.hook_id, withoutNulls(body), session)),
 );
 
+export const RegenIncomingHookSigningSecret = authed<'RegenIncomingHookSigningSecret'>(async ({ path, session, app }) =>
+  ok(await app.hooks.regenSigningSecret(path.hook_id, session)),
+);
+
 export const DeleteIncomingWebhook = authed<'DeleteIncomingWebhook'>(async ({ path, session, app }) => {
   await app.hooks.delete(path.hook_id, session);
   return statusOk();

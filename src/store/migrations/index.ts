@@ -15,6 +15,12 @@ import * as preferences from './013-preferences';
 import * as sidebarCategories from './014-sidebar-categories';
 import * as threads from './015-threads';
 import * as collapsedThreadPages from './016-collapsed-thread-pages';
+import * as outgoingWebhooks from './017-outgoing-webhooks';
+import * as commands from './018-commands';
+import * as bots from './019-bots';
+import * as emailOutbox from './020-email-outbox';
+import * as teamInvites from './021-team-invites';
+import * as postActions from './022-post-actions';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -39,6 +45,12 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['014-sidebar-categories', sidebarCategories],
   ['015-threads', threads],
   ['016-collapsed-thread-pages', collapsedThreadPages],
+  ['017-outgoing-webhooks', outgoingWebhooks],
+  ['018-commands', commands],
+  ['019-bots', bots],
+  ['020-email-outbox', emailOutbox],
+  ['021-team-invites', teamInvites],
+  ['022-post-actions', postActions],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -1,0 +1,112 @@
+import { Executor, Row, num, str } from './rows';
+
+const TABLE = 'email_outbox';
+
+/** One notification email still to send: one post for one recipient. */
+export interface OutboxRow {
+  id: string;
+  user_id: string;
+  post_id: string;
+  channel_id: string;
+  team_id: string;
+  create_at: number;
+  next_attempt_at: number;
+  attempts: number;
+}
+
+function mapRow(r: Row): OutboxRow {
+  return {
+    id: str(r.id),
+    user_id: str(r.user_id),
+    post_id: str(r.post_id),
+    channel_id: str(r.channel_id),
+    team_id: str(r.team_id),
+    create_at: num(r.create_at),
+    next_attempt_at: num(r.next_attempt_at),
+    attempts: num(r.attempts),
+  };
+}
+
+// Lists of ids go into IN (...) a few hundred at a time.
+const CHUNK = 200;
+
+export class EmailOutboxStore {
+  constructor(private readonly db: Executor) {}
+
+  async enqueue(rows: OutboxRow[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      await this.db(TABLE).insert(rows.slice(i, i + CHUNK).map((r) => ({ ...r, claim_token: '', claimed_until: 0 })));
+    }
+  }
+
+  /** Recipients with a row due by `now` that no live claim holds, the longest waiting first. */
+  async dueUsers(now: number, limit: number): Promise<string[]> {
+    const rows = (await this.db(TABLE)
+      .where('next_attempt_at', '<=', now)
+      .where('claimed_until', '<=', now)
+      .orderBy('next_attempt_at')
+      .limit(limit)
+      .select('user_id')) as Row[];
+    return [...new Set(rows.map((r) => str(r.user_id)))];
+  }
+
+  /**
+   * Claims every unclaimed row of these users for `token` until `until`, and returns the rows this token holds. The
+   * claim is a conditional UPDATE by primary key: of two workers racing for a row the database lets exactly one change
+   * it, and locking only those rows (no index range) never makes a post's transaction, inserting rows for the same
+   * users, wait for or deadlock with a claim.
+   */
+  async claim(userIds: string[], token: string, now: number, until: number): Promise<OutboxRow[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < userIds.length; i += CHUNK) {
+      const rows = (await this.db(TABLE).whereIn('user_id', userIds.slice(i, i + CHUNK)).where('claimed_until', '<=', now).select('id')) as Row[];
+      for (const r of rows) ids.push(str(r.id));
+    }
+    const claimed: OutboxRow[] = [];
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const chunk = ids.slice(i, i + CHUNK);
+      await this.db(TABLE).whereIn('id', chunk).where('claimed_until', '<=', now).update({ claim_token: token, claimed_until: until });
+      for (const r of (await this.db(TABLE).whereIn('id', chunk).where('claim_token', token)) as Row[]) claimed.push(mapRow(r));
+    }
+    return claimed.sort((a, b) => a.user_id.localeCompare(b.user_id) || a.create_at - b.create_at || a.id.localeCompare(b.id));
+  }
+
+  /** Sent (or given up): gone. Only while the claim is still this token's, so a row another worker took is left alone. */
+  async remove(ids: string[], token: string): Promise<void> {
+    for (let i = 0; i < ids.length; i += CHUNK) await this.db(TABLE).whereIn('id', ids.slice(i, i + CHUNK)).where('claim_token', token).delete();
+  }
+
+  /** Gives rows back, to be tried again at `nextAttemptAt`; `failed` counts an attempt. */
+  async release(ids: string[], token: string, nextAttemptAt: number, failed: boolean): Promise<void> {
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const update: Record<string, unknown> = { claim_token: '', claimed_until: 0, next_attempt_at: nextAttemptAt };
+      if (failed) update.attempts = this.db.raw('attempts + 1');
+      await this.db(TABLE).whereIn('id', ids.slice(i, i + CHUNK)).where('claim_token', token).update(update);
+    }
+  }
+
+  /** When the next unclaimed row falls due (undefined: none waiting). */
+  async nextDue(now: number): Promise<number | undefined> {
+    const row = (await this.db(TABLE).where('claimed_until', '<=', now).min({ at: 'next_attempt_at' }).first()) as Row | undefined;
+    return row && row.at !== null && row.at !== undefined ? num(row.at) : undefined;
+  }
+
+  /**
+   * Whether the user viewed any channel of these teams ('' standing for direct and group channels) at or after
+   * `since`: then the batch waiting for them is dropped, as Mattermost drops it.
+   */
+  async viewedSince(userId: string, teamIds: string[], since: number): Promise<boolean> {
+    const row = await this.db('channel_members as m')
+      .join('channels as c', 'c.id', 'm.channel_id')
+      .where('m.user_id', userId)
+      .whereIn('c.team_id', teamIds)
+      .where('m.last_viewed_at', '>=', since)
+      .first('m.channel_id');
+    return row !== undefined;
+  }
+
+  /** Rows of one recipient (tests and diagnostics). */
+  async forUser(userId: string): Promise<OutboxRow[]> {
+    return ((await this.db(TABLE).where('user_id', userId).orderBy('create_at')) as Row[]).map(mapRow);
+  }
+}
