@@ -114,4 +114,40 @@ export const rest = {
   createPost: (body: { channel_id: string; message: string; root_id?: string; pending_post_id?: string }) => call(api.POST('/api/v4/posts', { body })),
   patchPost: (post_id: string, message: string) => call(api.PUT('/api/v4/posts/{post_id}/patch', { params: { path: { post_id } }, body: { message } })),
   deletePost: (post_id: string) => call(api.DELETE('/api/v4/posts/{post_id}', { params: { path: { post_id } } })),
+
+  // Accounts and teams (first run, invitations, account settings).
+  /** CreateUser; with an invite id the account joins that team as it is created. */
+  createUser: (body: NewUser, iid = '') => call(api.POST('/api/v4/users', { params: { query: iid ? { iid } : {} }, body }), { quiet401: true }),
+  createTeam: (body: { name: string; display_name: string; type: 'O' | 'I' }) => call(api.POST('/api/v4/teams', { body })),
+  team: (team_id: string) => call(api.GET('/api/v4/teams/{team_id}', { params: { path: { team_id } } })),
+  inviteInfo: (invite_id: string) => call(api.GET('/api/v4/teams/invite/{invite_id}', { params: { path: { invite_id } } }), { quiet401: true }),
+  joinByInvite: (invite_id: string) => call(api.POST('/api/v4/teams/members/invite', { params: { query: { invite_id } } })),
+  regenerateInvite: (team_id: string) => call(api.POST('/api/v4/teams/{team_id}/regenerate_invite_id', { params: { path: { team_id } } })),
+  myTeamMembers: () => call(api.GET('/api/v4/users/{user_id}/teams/members', { params: { path: { user_id: ME } } })),
+  patchMe: (body: ProfilePatch) => call(api.PUT('/api/v4/users/{user_id}/patch', { params: { path: { user_id: ME } }, body })),
+  updatePassword: (current_password: string, new_password: string) =>
+    call(api.PUT('/api/v4/users/{user_id}/password', { params: { path: { user_id: ME } }, body: { current_password, new_password } })),
+  revokeAllSessions: (user_id: string) => call(api.POST('/api/v4/users/{user_id}/sessions/revoke/all', { params: { path: { user_id } } })),
+  setProfileImage: (user_id: string, image: Blob) =>
+    call(
+      api.POST('/api/v4/users/{user_id}/image', {
+        params: { path: { user_id } },
+        // The spec types the part as a binary string; the browser sends the file itself.
+        body: { image: '' },
+        bodySerializer: () => {
+          const form = new FormData();
+          form.append('image', image);
+          return form;
+        },
+      }),
+    ),
+  resetProfileImage: (user_id: string) => call(api.DELETE('/api/v4/users/{user_id}/image', { params: { path: { user_id } } })),
 };
+
+export type NewUser = { email: string; username: string; password: string };
+export type ProfilePatch = { first_name?: string; last_name?: string; nickname?: string; position?: string };
+
+/** Where a user's picture is served; the update time in the URL makes a new picture a new URL (cached otherwise). */
+export function profileImageUrl(user: Pick<User, 'id' | 'last_picture_update'>): string {
+  return `/api/v4/users/${encodeURIComponent(user.id)}/image?_=${user.last_picture_update ?? 0}`;
+}

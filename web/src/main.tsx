@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { App } from './components/App';
-import { boot } from './store';
+import { boot } from './actions/session';
 import './styles.css';
 
 performance.mark('parley:script-start');

@@ -18,6 +18,11 @@ export function isFromWebhook(post: Pick<Post, 'props'>): boolean {
   return post.props?.from_webhook === 'true';
 }
 
+/** A post by a bot account: the server marks it (props.from_bot), as Mattermost does; clients cannot set the mark. */
+export function isFromBot(post: Pick<Post, 'props'>): boolean {
+  return post.props?.from_bot === 'true';
+}
+
 export function isSystemPost(post: Pick<Post, 'type'>): boolean {
   return post.type.startsWith('system_');
 }

@@ -1,10 +1,15 @@
 /**
  * The client's routes, as Mattermost's: `/{team}/channels/{channel}` (a channel's URL name; a direct channel's is
- * `<idA>__<idB>`), `/{team}/messages/@{username}` (direct messages), `/login`. Every route is a real URL: it can
+ * `<idA>__<idB>`), `/{team}/messages/@{username}` (direct messages), `/login`, `/signup_user_complete` (sign-up, with
+ * `?id=<invite id>` a team's invite link), `/create_team`, and `/settings/profile` (the account settings). A team's
+ * name never has a single `_` or starts with `signup`, so none of these can be a team's page. Every route is a real URL: it can
  * be bookmarked and reloaded (the server answers index.html for any page path). No DOM here: unit-tested in Node.
  */
 export type Route =
   | { kind: 'login'; redirectTo: string }
+  | { kind: 'signup'; inviteId: string }
+  | { kind: 'createTeam' }
+  | { kind: 'account' }
   | { kind: 'root' }
   | { kind: 'team'; team: string }
   | { kind: 'channel'; team: string; channel: string }
@@ -21,6 +26,9 @@ export function parseRoute(pathname: string, search: string): Route {
     // Only a path of this site: never an absolute URL someone put in a link (open redirect).
     return { kind: 'login', redirectTo: /^\/(?!\/)/.test(redirect) ? redirect : '' };
   }
+  if (path === '/signup_user_complete') return { kind: 'signup', inviteId: new URLSearchParams(search).get('id') ?? '' };
+  if (path === '/create_team') return { kind: 'createTeam' };
+  if (path === '/settings/profile') return { kind: 'account' };
   let m = new RegExp(`^/${NAME}/channels/${NAME}$`).exec(path);
   if (m) return { kind: 'channel', team: m[1], channel: m[2] };
   m = new RegExp(`^/${NAME}/messages/@${NAME}$`).exec(path);
@@ -36,4 +44,13 @@ export function channelPath(team: string, channel: string): string {
 
 export function loginPath(redirectTo?: string): string {
   return redirectTo && redirectTo !== '/' ? `/login?redirect_to=${encodeURIComponent(redirectTo)}` : '/login';
+}
+
+/** A team's invite link, as Mattermost's web app forms it. */
+export function inviteLink(origin: string, inviteId: string): string {
+  return `${origin}/signup_user_complete/?id=${encodeURIComponent(inviteId)}`;
+}
+
+export function signupPath(inviteId = ''): string {
+  return inviteId ? `/signup_user_complete/?id=${encodeURIComponent(inviteId)}` : '/signup_user_complete';
 }

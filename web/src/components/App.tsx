@@ -1,11 +1,17 @@
 import { useEffect } from 'preact/hooks';
-import { channelTitle, retryBoot, useStore } from '../store';
+import { retryBoot } from '../actions/session';
+import { channelTitle } from '../state/selectors';
+import { useStore } from '../state/use-store';
+import { followLink } from '../links';
+import { AccountSettings } from './AccountSettings';
 import { ChannelHeader } from './ChannelHeader';
+import { CreateTeam } from './CreateTeam';
 import { Composer } from './Composer';
 import { Login } from './Login';
 import { Logo } from './Logo';
 import { PostList } from './PostList';
 import { RightPanel } from './Rhs';
+import { Signup } from './Signup';
 import { Sidebar } from './Sidebar';
 import { TeamBar } from './TeamBar';
 import { TypingIndicator } from './Typing';
@@ -71,7 +77,10 @@ function Center() {
       <main class="center center--empty" id="main">
         <div class="empty">
           <h1>No teams yet</h1>
-          <p>You are not a member of any team. Ask a team admin to add you.</p>
+          <p>You are not a member of any team. Ask a team admin for an invite link, or create a team.</p>
+          <a class="btn btn--primary" href="/create_team" onClick={(e) => followLink(e, '/create_team')}>
+            Create a team
+          </a>
         </div>
       </main>
     );
@@ -104,14 +113,18 @@ function useDocumentTitle(): void {
     for (const id of (s.currentTeamId && s.teamChannels[s.currentTeamId]) || []) if (id !== s.currentChannelId) n += s.members[id]?.mention_count ?? 0;
     return n;
   });
+  const account = useStore((s) => s.route.kind === 'account');
   useEffect(() => {
+    // The settings screen names itself.
+    if (account) return;
     const parts = [title && (channel?.type === 'O' ? title : title), team?.display_name, 'Parley'].filter(Boolean);
     document.title = `${mentions ? `(${mentions}) ` : ''}${parts.join(' - ')}`;
-  }, [title, team, mentions]);
+  }, [title, team, mentions, account]);
 }
 
 function Shell() {
   const rhs = useStore((s) => s.rhs);
+  const account = useStore((s) => s.route.kind === 'account');
   const ws = useStore((s) => s.ws);
   useDocumentTitle();
   return (
@@ -121,8 +134,8 @@ function Shell() {
       </a>
       <TeamBar />
       <Sidebar />
-      <Center />
-      {rhs && <RightPanel rhs={rhs} />}
+      {account ? <AccountSettings /> : <Center />}
+      {rhs && !account && <RightPanel rhs={rhs} />}
     </div>
   );
 }
@@ -131,11 +144,16 @@ export function App() {
   const boot = useStore((s) => s.boot);
   const route = useStore((s) => s.route);
   const me = useStore((s) => s.me);
+  const routeError = useStore((s) => s.routeError);
   if (boot === 'loading') return <Splash />;
   if (boot === 'down') return <ServerDown />;
+  if (!me && route.kind === 'signup') return <Signup />;
   if (route.kind === 'login' || !me) {
     document.title = 'Log in - Parley';
     return <Login />;
   }
+  if (route.kind === 'createTeam') return <CreateTeam />;
+  // Signed in, an invite link is being used (routing joins its team and moves on).
+  if (route.kind === 'signup') return routeError ? <Shell /> : <Splash />;
   return <Shell />;
 }

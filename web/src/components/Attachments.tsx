@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import type { SlackAttachment } from '../api';
 import { shortDateOf } from '../format';
 import { safeImageUrl, safeUrl } from '../markdown';
+import { AttachmentActions } from './AttachmentActions';
 import { Markdown } from './Markdown';
 
 /**
@@ -73,7 +74,8 @@ function ExternalLink({ href, children, class: cls }: { href: string; children: 
   );
 }
 
-export function Attachment({ a }: { a: SlackAttachment }) {
+/** `postId` and `clickable` for the attachment's interactive actions (clickable: a stored post). */
+export function Attachment({ a, postId = '', clickable = false }: { a: SlackAttachment; postId?: string; clickable?: boolean }) {
   const colour = barColour(a.color);
   const fields = (Array.isArray(a.fields) ? a.fields : []).filter((f): f is Field => !!f && typeof f === 'object' && (text(f.title) !== '' || text(f.value) !== ''));
   const authorName = text(a.author_name);
@@ -88,7 +90,8 @@ export function Attachment({ a }: { a: SlackAttachment }) {
   const footerIcon = safeImageUrl(a.footer_icon);
   const when = tsDate(a.ts);
   const pretext = text(a.pretext);
-  const hasBox = !!(authorName || title || thumb || body || image || fields.length || footer);
+  const hasActions = Array.isArray(a.actions) && a.actions.length > 0;
+  const hasBox = !!(authorName || title || thumb || body || image || fields.length || footer || hasActions);
   return (
     <div class="attachment">
       {pretext && <Markdown class="attachment__pretext" text={pretext} />}
@@ -125,6 +128,7 @@ export function Attachment({ a }: { a: SlackAttachment }) {
                 ))}
               </table>
             )}
+            {hasActions && <AttachmentActions postId={postId} actions={a.actions} clickable={clickable} />}
             {image && <img class="attachment__image" src={image} alt="" loading="lazy" referrerpolicy="no-referrer" />}
             {(footer || when) && (
               <div class="attachment__footer">
@@ -142,14 +146,14 @@ export function Attachment({ a }: { a: SlackAttachment }) {
   );
 }
 
-export function Attachments({ attachments }: { attachments: unknown }) {
+export function Attachments({ attachments, postId = '', clickable = false }: { attachments: unknown; postId?: string; clickable?: boolean }) {
   if (!Array.isArray(attachments)) return null;
   const list = attachments.filter((a): a is SlackAttachment => !!a && typeof a === 'object');
   if (!list.length) return null;
   return (
     <div class="attachments">
       {list.map((a, i) => (
-        <Attachment key={i} a={a} />
+        <Attachment key={i} a={a} postId={postId} clickable={clickable} />
       ))}
     </div>
   );

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
+import { profileImageUrl } from '../api';
 import { emojiFor } from '../emoji';
 import { safeImageUrl } from '../markdown';
 import type { Post } from '../post-store';
 import { isFromWebhook } from '../post-rows';
-import { useStore } from '../store';
+import { useStore } from '../state/use-store';
 import { BotIcon } from './icons';
 
 // Dark enough for white initials to pass AA (≥ 4.5:1).
@@ -25,6 +26,12 @@ export function useOverrides(): { name: boolean; icon: boolean } {
 export function UserAvatar({ userId, size = 36 }: { userId: string; size?: number }) {
   const user = useStore((s) => s.users[userId]);
   const name = user?.username ?? '';
+  // An uploaded picture (a positive update time; a reset one is negative): shown. Otherwise the initial, as before.
+  const [failed, setFailed] = useState('');
+  const picture = user && (user.last_picture_update ?? 0) > 0 ? profileImageUrl(user) : '';
+  if (picture && failed !== picture) {
+    return <img class="avatar avatar--image" src={picture} alt="" width={size} height={size} aria-hidden="true" onError={() => setFailed(picture)} />;
+  }
   return (
     <span class="avatar" style={{ width: `${size}px`, height: `${size}px`, fontSize: `${Math.round(size * 0.42)}px`, backgroundColor: colourFor(userId) }} aria-hidden="true">
       {name.slice(0, 1).toUpperCase() || '?'}

@@ -1,8 +1,8 @@
 import type { Channel } from '../api';
-import { channelTitle, useStore } from '../store';
+import { channelTitle, dmPartner } from '../state/selectors';
+import { useStore } from '../state/use-store';
 import { UserAvatar } from './Avatar';
 import { HashIcon, LockIcon, MembersIcon } from './icons';
-import { dmPartner } from '../store';
 
 export function ChannelHeader({ channel }: { channel: Channel }) {
   const title = useStore((s) => channelTitle(channel, s));

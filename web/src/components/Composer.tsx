@@ -1,6 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { codePoints } from '../format';
-import { sendPost, userTyping, useStore } from '../store';
+import { sendPost, userTyping } from '../actions/posts';
+import { useStore } from '../state/use-store';
 import { SendIcon } from './icons';
 
 const DEFAULT_MAX = 16383;

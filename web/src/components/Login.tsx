@@ -1,5 +1,8 @@
 import { useState } from 'preact/hooks';
-import { login, useStore, type LoginFailure } from '../store';
+import { login, type LoginFailure } from '../actions/session';
+import { followLink } from '../links';
+import { canSignUp } from '../state/selectors';
+import { useStore } from '../state/use-store';
 import { Logo } from './Logo';
 
 const MESSAGES: Record<LoginFailure, string> = {
@@ -13,6 +16,7 @@ export function Login() {
   const route = useStore((s) => s.route);
   const notice = useStore((s) => s.loginNotice);
   const siteName = useStore((s) => s.config.SiteName) || 'Parley';
+  const signUpAllowed = useStore((s) => canSignUp(s.config));
   const [loginId, setLoginId] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -86,6 +90,14 @@ export function Login() {
             {busy ? 'Logging in…' : 'Log in'}
           </button>
         </form>
+        {signUpAllowed && (
+          <p class="login__alt">
+            Don't have an account?{' '}
+            <a href="/signup_user_complete" onClick={(e) => followLink(e, '/signup_user_complete')}>
+              Create an account
+            </a>
+          </p>
+        )}
       </div>
     </main>
   );

@@ -1,6 +1,6 @@
 import { useId, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { renderMarkdown } from '../markdown';
-import { useStore } from '../store';
+import { useStore } from '../state/use-store';
 
 /**
  * Sanitised Markdown (see markdown.ts); the viewer's own mentions are marked. A long or heavily structured text is

@@ -2,8 +2,11 @@ import { useRef, useState } from 'preact/hooks';
 import { fullDateTime, timeOf } from '../format';
 import { emojify } from '../markdown';
 import type { ClientPost } from '../post-store';
-import { isFromWebhook, isSystemPost } from '../post-rows';
-import { deletePost, discardPost, editPost, openCard, openThread, retryPost, useStore } from '../store';
+import { isFromBot, isFromWebhook, isSystemPost } from '../post-rows';
+import { openCard, openThread } from '../actions/panels';
+import { deletePost, discardPost, editPost, retryPost } from '../actions/posts';
+import { isSystemAdmin } from '../state/selectors';
+import { useStore } from '../state/use-store';
 import { Attachments } from './Attachments';
 import { PostAvatar, usePostAuthor } from './Avatar';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -86,13 +89,16 @@ function EditBox({ post, onDone }: { post: ClientPost; onDone: () => void }) {
 
 export function PostItem({ post, continuation, replyContext, inThread, replyCount = 0 }: PostProps) {
   const meId = useStore((s) => s.me?.id ?? '');
-  const isAdmin = useStore((s) => (s.me?.roles ?? '').split(' ').includes('system_admin'));
+  const isAdmin = useStore(isSystemAdmin);
   const author = usePostAuthor(post);
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState('');
   const actionsRef = useRef<HTMLDivElement>(null);
   const webhook = isFromWebhook(post);
+  // The BOT badge: webhook posts, and posts by bot accounts (marked by the server, or by an author known to be a bot).
+  const authorIsBot = useStore((s) => s.users[post.user_id]?.is_bot === true);
+  const bot = webhook || isFromBot(post) || authorIsBot;
   const card = cardOf(post);
   const mine = post.user_id === meId;
   const local = post.pending || post.failed;
@@ -106,13 +112,13 @@ export function PostItem({ post, continuation, replyContext, inThread, replyCoun
   const shown = timeOf(post.create_at);
   const time = <time class="post__time" dateTime={new Date(post.create_at).toISOString()} title={fullDateTime(post.create_at)}>{shown}</time>;
   return (
-    <article class={classes.join(' ')} data-post-id={post.id} aria-label={`${author}${webhook ? ' (bot)' : ''}, ${shown}`}>
+    <article class={classes.join(' ')} data-post-id={post.id} aria-label={`${author}${bot ? ' (bot)' : ''}, ${shown}`}>
       <div class="post__gutter">{continuation ? <span class="post__hover-time">{time}</span> : <PostAvatar post={post} />}</div>
       <div class="post__content">
         {!continuation && (
           <div class="post__header">
             <span class="post__author">{author}</span>
-            {webhook && <span class="bot-tag">BOT</span>}
+            {bot && <span class="bot-tag">BOT</span>}
             {time}
             {card && (
               <button type="button" class="icon-button post__card-button" aria-label="Show card" title="Show card" onClick={(e) => { rememberOpener(e.currentTarget); openCard(post.id); }}>
@@ -128,7 +134,7 @@ export function PostItem({ post, continuation, replyContext, inThread, replyCoun
           post.message !== '' && <Markdown class="post__message" text={post.message} />
         )}
         {!editing && (post.edit_at ?? 0) > 0 && <span class="post__edited" title={fullDateTime(post.edit_at as number)}>Edited</span>}
-        <Attachments attachments={post.props?.attachments} />
+        <Attachments attachments={post.props?.attachments} postId={post.id} clickable={!local && post.type !== 'system_ephemeral'} />
         {post.failed && (
           <div class="post__failed" role="alert">
             Message failed to send.{' '}

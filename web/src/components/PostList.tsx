@@ -1,7 +1,9 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { dayLabel } from '../format';
 import { buildRows } from '../post-rows';
-import { channelTitle, loadOlder, useStore } from '../store';
+import { loadOlder } from '../actions/posts';
+import { channelTitle } from '../state/selectors';
+import { useStore } from '../state/use-store';
+import { DateSeparator } from './DateSeparator';
 import { ArrowDownIcon } from './icons';
 import { PostItem } from './Post';
 
@@ -22,15 +24,6 @@ const FIRST_ROWS = 24;
  */
 const MORE_ROWS = 12;
 const NEAR_BOTTOM = 60;
-
-export function DateSeparator({ day }: { day: number }) {
-  const label = dayLabel(day);
-  return (
-    <div class="date-separator" role="separator" aria-label={label}>
-      <span>{label}</span>
-    </div>
-  );
-}
 
 function useReplyCounts(): Record<string, number> {
   const byId = useStore((s) => s.posts.byId);

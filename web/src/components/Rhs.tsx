@@ -2,15 +2,18 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import { buildRows } from '../post-rows';
 import { channelPath } from '../router';
-import { channelTitle, closeRhs, useStore, type Rhs as RhsState } from '../store';
+import { closeRhs } from '../actions/panels';
+import { followLink } from '../links';
+import type { Rhs as RhsState } from '../state/app-state';
+import { channelTitle } from '../state/selectors';
+import { useStore } from '../state/use-store';
 import { PostAvatar, usePostAuthor } from './Avatar';
 import { Composer } from './Composer';
 import { returnFocus } from './focus';
 import { CloseIcon } from './icons';
 import { Markdown } from './Markdown';
-import { DateSeparator } from './PostList';
+import { DateSeparator } from './DateSeparator';
 import { PostItem } from './Post';
-import { followLink } from './Sidebar';
 import { TypingIndicator } from './Typing';
 
 function close(): void {

@@ -1,20 +1,14 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Channel } from '../api';
+import { useState } from 'preact/hooks';
+import type { Channel, Team } from '../api';
+import { logout } from '../actions/session';
+import { dmPath, followLink } from '../links';
 import { channelPath, navigate } from '../router';
-import { channelTitle, dmPartner, isUnread, logout, useStore } from '../store';
+import { channelTitle, dmPartner, isUnread } from '../state/selectors';
+import { useStore } from '../state/use-store';
 import { UserAvatar } from './Avatar';
+import { DropdownMenu } from './DropdownMenu';
+import { InviteDialog } from './InviteDialog';
 import { ChevronDownIcon, HashIcon, LockIcon } from './icons';
-
-/** Follows a same-page link without a reload; modified clicks (new tab, …) are left to the browser. */
-export function followLink(e: MouseEvent, href: string): void {
-  if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-  e.preventDefault();
-  navigate(href);
-}
-
-export function dmPath(team: string, username: string): string {
-  return `/${encodeURIComponent(team)}/messages/@${encodeURIComponent(username)}`;
-}
 
 function ChannelLink({ channel, teamName }: { channel: Channel; teamName: string }) {
   const member = useStore((s) => s.members[channel.id]);
@@ -63,55 +57,94 @@ function Section({ title, channels, teamName }: { title: string; channels: Chann
 
 function UserMenu() {
   const me = useStore((s) => s.me);
-  const [open, setOpen] = useState(false);
-  const ref = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const onDoc = (e: MouseEvent) => {
-      if (!ref.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', onDoc);
-    ref.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-    return () => document.removeEventListener('mousedown', onDoc);
-  }, [open]);
   if (!me) return null;
   return (
-    <div class="user-menu" ref={ref}>
-      <button
-        ref={buttonRef}
-        type="button"
-        class="user-menu__button"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        onClick={() => setOpen(!open)}
-      >
-        <UserAvatar userId={me.id} size={24} />
-        <span class="user-menu__name">{me.username}</span>
-        <span class="sr-only">, account menu</span>
-        <ChevronDownIcon size={16} />
-      </button>
-      {open && (
-        <div
-          class="menu"
-          role="menu"
-          aria-label="Account"
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') {
-              setOpen(false);
-              buttonRef.current?.focus();
-            }
-          }}
-        >
+    <DropdownMenu
+      class="user-menu"
+      buttonClass="user-menu__button"
+      menuLabel="Account"
+      button={
+        <>
+          <UserAvatar userId={me.id} size={24} />
+          <span class="user-menu__name">{me.username}</span>
+          <span class="sr-only">, account menu</span>
+          <ChevronDownIcon size={16} />
+        </>
+      }
+    >
+      {(close) => (
+        <>
           <div class="menu__label" role="presentation">
             Signed in as <strong>@{me.username}</strong>
           </div>
+          <button
+            type="button"
+            role="menuitem"
+            class="menu__item"
+            onClick={() => {
+              close();
+              navigate('/settings/profile');
+            }}
+          >
+            Account settings
+          </button>
           <button type="button" role="menuitem" class="menu__item" onClick={() => void logout()}>
             Log out
           </button>
-        </div>
+        </>
       )}
-    </div>
+    </DropdownMenu>
+  );
+}
+
+/** The team's name, as a menu: invite people (the team's invite link), create another team. */
+function TeamMenu({ team }: { team: Team }) {
+  const [inviting, setInviting] = useState(false);
+  return (
+    <>
+      <DropdownMenu
+        class="team-menu"
+        buttonClass="sidebar__team team-menu__button"
+        menuLabel="Team"
+        button={
+          <>
+            <span class="team-menu__name" title={team.display_name}>
+              {team.display_name}
+            </span>
+            <span class="sr-only">, team menu</span>
+            <ChevronDownIcon size={16} />
+          </>
+        }
+      >
+        {(close) => (
+          <>
+            <button
+              type="button"
+              role="menuitem"
+              class="menu__item"
+              onClick={() => {
+                close();
+                setInviting(true);
+              }}
+            >
+              Invite people
+            </button>
+            <button
+              type="button"
+              role="menuitem"
+              class="menu__item"
+              onClick={() => {
+                close();
+                navigate('/create_team');
+              }}
+            >
+              Create a team
+            </button>
+          </>
+        )}
+      </DropdownMenu>
+      {inviting && <InviteDialog team={team} onClose={() => setInviting(false)} />}
+    </>
   );
 }
 
@@ -121,15 +154,16 @@ export function Sidebar() {
   const ids = useStore((s) => (teamId ? s.teamChannels[teamId] : undefined));
   const channels = useStore((s) => s.channels);
   // Direct channels are named and sorted by the other user's name: re-render when users arrive.
-  useStore((s) => s.users);
+  const users = useStore((s) => s.users);
+  const me = useStore((s) => s.me);
   const list = (ids ?? []).map((id) => channels[id]).filter((c): c is Channel => !!c && c.delete_at === 0);
-  const byTitle = (a: Channel, b: Channel) => channelTitle(a).localeCompare(channelTitle(b));
+  const byTitle = (a: Channel, b: Channel) => channelTitle(a, { users, me }).localeCompare(channelTitle(b, { users, me }));
   const open = list.filter((c) => c.type === 'O' || c.type === 'P').sort(byTitle);
   const direct = list.filter((c) => c.type === 'D' || c.type === 'G').sort(byTitle);
   return (
     <nav class="sidebar" aria-label="Channels">
       <div class="sidebar__header">
-        <div class="sidebar__team" title={team?.display_name}>{team?.display_name ?? 'Parley'}</div>
+        {team ? <TeamMenu team={team} /> : <div class="sidebar__team">Parley</div>}
         <UserMenu />
       </div>
       <div class="sidebar__scroll">

@@ -1,6 +1,6 @@
 import { channelPath } from '../router';
-import { useStore } from '../store';
-import { followLink } from './Sidebar';
+import { followLink } from '../links';
+import { useStore } from '../state/use-store';
 
 function initials(name: string): string {
   const words = name.trim().split(/\s+/).filter(Boolean);

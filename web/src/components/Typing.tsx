@@ -1,4 +1,4 @@
-import { useStore } from '../store';
+import { useStore } from '../state/use-store';
 
 /** "alice is typing…" under the list (or the thread), from the WebSocket's `typing` events. */
 export function TypingIndicator({ typingKey }: { typingKey: string }) {
