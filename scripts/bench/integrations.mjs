@@ -161,8 +161,9 @@ async function main() {
     const r = await rounds([off('webhook', webhook), on('webhook', webhook), off('CreatePost', post), on('CreatePost', post)], async (t, res) => {
       if (!t.mail || !res) return;
       expected += Math.round(res.rps * DURATION);
-      // The mail of this run is sent before the next run starts (the SMTP work is the worker's, after the posts).
-      await until(() => mails >= expected * 0.99, 300_000, `${expected} emails (have ${mails})`);
+      // The mail of this run is given up to 30 s to go out before the next run (the SMTP work is the worker's, after
+      // the posts); what is still queued then is reported, not waited for.
+      await until(() => mails >= expected * 0.99, 30_000, '').catch(() => log(`  ${mails} of ${expected} emails sent 30 s after the run`));
     });
     results.email = { ...r, mails, webhookRatio: r['webhook, email on'].rps / r['webhook, email off'].rps, createPostRatio: r['CreatePost, email on'].rps / r['CreatePost, email off'].rps };
   }

@@ -164,7 +164,10 @@ export class OutgoingDelivery {
       const claim = newId();
       const calls = await stores.outgoingQueue.claimDue(now, MAX_IN_FLIGHT - this.inFlight.size, claim, now + timeoutMs + LEASE_MARGIN_MS);
       if (calls.length === 0) break;
-      for (const call of calls) this.track(this.deliver(call, claim, timeoutMs));
+      // The requests of a claimed batch are built together: one read of each post, hook, channel, team and poster
+      // for the batch, not five reads per call (the worker shares the process with the posts it serves).
+      const requests = config.get().ServiceSettings.EnableOutgoingWebhooks ? await this.buildAll(calls) : new Map<string, CallRequest>();
+      for (const call of calls) this.track(this.deliver(call, claim, timeoutMs, requests.get(call.id)));
     }
     if (this.stopped) return;
     // A full process is woken by its own calls finishing; otherwise by the next due call, or the poll.
@@ -185,9 +188,8 @@ export class OutgoingDelivery {
   }
 
   /** One attempt of one call: build the request from what is stored now, send it, record it, then finish or retry. */
-  private async deliver(call: QueuedCall, claim: string, timeoutMs: number): Promise<void> {
+  private async deliver(call: QueuedCall, claim: string, timeoutMs: number, request: CallRequest | undefined): Promise<void> {
     const { stores, config } = this.deps;
-    const request = config.get().ServiceSettings.EnableOutgoingWebhooks ? await this.build(call) : undefined;
     if (!request) {
       // Outgoing webhooks were switched off, or the hook, post or channel is gone (or the hook no longer calls this
       // URL): nothing to send.
@@ -226,41 +228,59 @@ export class OutgoingDelivery {
     if (result.ok) await this.postAnswer(request, result.body);
   }
 
-  /** The request of a call, from the hook, post, channel, team and poster as they are now. */
-  private async build(call: QueuedCall): Promise<CallRequest | undefined> {
+  /** The requests of claimed calls (by call id), from the hooks, posts, channels, teams and posters as they are now. */
+  private async buildAll(calls: QueuedCall[]): Promise<Map<string, CallRequest>> {
     const { stores } = this.deps;
-    const hook = await stores.outgoingHooks.get(call.hook_id);
-    if (!hook || !hook.callback_urls.includes(call.callback_url)) return undefined;
-    const post = await stores.posts.get(call.post_id);
-    if (!post || post.delete_at !== 0) return undefined;
-    const [channel, poster] = await Promise.all([stores.channels.get(post.channel_id), stores.users.get(post.user_id)]);
-    if (!channel || channel.delete_at !== 0) return undefined;
-    // A hook on a private channel speaks for its creator: once they have left the channel, it no longer fires there.
-    if (channel.type !== 'O' && !(await stores.channels.getMember(channel.id, hook.creator_id))) return undefined;
-    const team = await stores.teams.get(channel.team_id);
-    const payload: OutgoingPayload = {
-      token: hook.token,
-      team_id: hook.team_id,
-      team_domain: team?.name ?? '',
-      channel_id: channel.id,
-      channel_name: channel.name,
-      timestamp: post.create_at,
-      user_id: post.user_id,
-      user_name: poster?.username ?? '',
-      post_id: post.id,
-      text: post.message,
-      trigger_word: call.trigger_word,
-      file_ids: (post.file_ids ?? []).join(','),
+    const memo = <T>(cache: Map<string, Promise<T>>, id: string, read: (id: string) => Promise<T>): Promise<T> => {
+      let found = cache.get(id);
+      if (!found) {
+        found = read(id);
+        cache.set(id, found);
+      }
+      return found;
     };
-    return {
-      ...encodePayload(payload, hook.content_type),
-      token: hook.token,
-      hook,
-      channelId: channel.id,
-      // A comment joins the triggering post's thread (Mattermost replies to the post itself, which breaks threads
-      // when that post is a reply: mattermost#10463).
-      rootId: post.root_id || post.id,
-    };
+    const hooks = new Map<string, Promise<Awaited<ReturnType<typeof stores.outgoingHooks.get>>>>();
+    const channels = new Map<string, Promise<Awaited<ReturnType<typeof stores.channels.get>>>>();
+    const teams = new Map<string, Promise<Awaited<ReturnType<typeof stores.teams.get>>>>();
+    const members = new Map<string, Promise<boolean>>();
+    const posts = new Map((await stores.posts.getMany([...new Set(calls.map((c) => c.post_id))])).map((p) => [p.id, p]));
+    const posters = new Map((await stores.users.getMany([...new Set([...posts.values()].map((p) => p.user_id))])).map((u) => [u.id, u]));
+    const built = new Map<string, CallRequest>();
+    for (const call of calls) {
+      const hook = await memo(hooks, call.hook_id, (id) => stores.outgoingHooks.get(id));
+      if (!hook || !hook.callback_urls.includes(call.callback_url)) continue;
+      const post = posts.get(call.post_id);
+      if (!post || post.delete_at !== 0) continue;
+      const channel = await memo(channels, post.channel_id, (id) => stores.channels.get(id));
+      if (!channel || channel.delete_at !== 0) continue;
+      // A hook on a private channel speaks for its creator: once they have left the channel, it no longer fires there.
+      if (channel.type !== 'O' && !(await memo(members, `${channel.id}/${hook.creator_id}`, async () => Boolean(await stores.channels.getMember(channel.id, hook.creator_id))))) continue;
+      const team = await memo(teams, channel.team_id, (id) => stores.teams.get(id));
+      const payload: OutgoingPayload = {
+        token: hook.token,
+        team_id: hook.team_id,
+        team_domain: team?.name ?? '',
+        channel_id: channel.id,
+        channel_name: channel.name,
+        timestamp: post.create_at,
+        user_id: post.user_id,
+        user_name: posters.get(post.user_id)?.username ?? '',
+        post_id: post.id,
+        text: post.message,
+        trigger_word: call.trigger_word,
+        file_ids: (post.file_ids ?? []).join(','),
+      };
+      built.set(call.id, {
+        ...encodePayload(payload, hook.content_type),
+        token: hook.token,
+        hook,
+        channelId: channel.id,
+        // A comment joins the triggering post's thread (Mattermost replies to the post itself, which breaks threads
+        // when that post is a reply: mattermost#10463).
+        rootId: post.root_id || post.id,
+      });
+    }
+    return built;
   }
 
   /** Posts the integration's answer as Mattermost does (text or attachments, response_type comment → a reply). */
