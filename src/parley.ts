@@ -112,7 +112,7 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
   const userOfToken = async (token: string) => (await app.sessions.check(token))?.userId;
   const limits = new RateLimits(() => config.get(), rateStore('api'), rateStore('hook'), userOfToken, () => app.deps.now());
   const stopMaintenance = app.startMaintenance((err) => logger.warn({ err }, 'maintenance job failed'));
-  // Notification emails: sent from the outbox after commit, woken by the commits that queue one (README, "Notifications").
+  // Notification emails: sent from the outbox after commit, woken by the commits that queue one (docs/notifications.md).
   const emailWorker = new EmailWorker(app.deps, new SmtpMailer(() => config.get().EmailSettings));
   app.writer.onEmailQueued = () => emailWorker.wake();
   emailWorker.start();

@@ -21,7 +21,7 @@ function sign(secret: string, timestamp: string, payload: string): string {
 }
 
 /**
- * The check an integration makes (used by the tests and shown in the README): the signature matches and the
+ * The check an integration makes (used by the tests and shown in docs/integrations.md): the signature matches and the
  * timestamp is within `toleranceSeconds` of now.
  */
 export function verifySignature(
