@@ -84,10 +84,10 @@ const hints = (): Hints => ({
 });
 
 /**
- * Operations that end a user's sessions or lock them out. Aimed at the fixture's own actors they would turn every
+ * Operations that end a user's sessions or lock them out (a user made a bot loses its password sessions). Aimed at the fixture's own actors they would turn every
  * later case into a 401: only the victim is fair game (its 401s are still well-formed answers).
  */
-const LOCKS_OUT = new Set(['UpdateUserActive', 'DeleteUser', 'RevokeAllSessionsForUser', 'RevokeSession', 'UpdatePassword']);
+const LOCKS_OUT = new Set(['UpdateUserActive', 'DeleteUser', 'RevokeAllSessionsForUser', 'RevokeSession', 'UpdatePassword', 'ConvertUserToBot']);
 
 /** Path parameter values: mostly real ids of the fixture, sometimes ids of nothing, the literal `me`, or junk. */
 function pathValue(name: string, method: string, operationId: string): fc.Arbitrary<string> {
