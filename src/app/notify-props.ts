@@ -26,7 +26,8 @@ const FREE_VALUE_MAX = 20;
 export function channelNotifyPropsChange(body: Record<string, unknown>): StringMap {
   const change: StringMap = {};
   for (const [key, value] of Object.entries(body)) {
-    const check = CHANNEL_CHECKS[key];
+    // Own keys only: a body key such as `valueOf` or `constructor` must not find Object.prototype's members.
+    const check = Object.hasOwn(CHANNEL_CHECKS, key) ? CHANNEL_CHECKS[key] : undefined;
     if (!check && !CHANNEL_FREE_KEYS.includes(key)) continue;
     if (typeof value !== 'string') throw AppError.invalidParam('notify_props');
     if (check && !check.allowed.includes(value)) throw AppError.badRequest(check.errorId, `Invalid ${key} value for channel member.`);
@@ -64,7 +65,7 @@ const MENTION_KEY_MAX_CHARS = 64;
  */
 export function checkUserNotifyProps(props: StringMap): void {
   for (const [key, value] of Object.entries(props)) {
-    const allowed = USER_CHECKS[key];
+    const allowed = Object.hasOwn(USER_CHECKS, key) ? USER_CHECKS[key] : undefined;
     if (typeof value !== 'string' || (allowed && !allowed.includes(value))) {
       throw AppError.badRequest('model.user.is_valid.notify_props.app_error', `Invalid notify_props: ${key} must be one of ${(allowed ?? ['a string']).join(', ')}.`);
     }

@@ -82,6 +82,16 @@ describe('UpdateChannelNotifyProps', () => {
     expect(member.notify_props.desktop).toBe('default');
   });
 
+  test('keys named like Object.prototype members (valueOf, constructor, toString) are ignored, not a 500', async () => {
+    const ch = await channelWith([alice, bob]);
+    for (const raw of ['{"valueOf":""}', '{"constructor":"x","toString":"y","desktop":"none"}']) {
+      await bob.api.put(`/api/v4/channels/${ch}/members/${bob.id}/notify_props`).set('Content-Type', 'application/json').send(raw).expect(200);
+    }
+    const member = (await bob.api.get(`/api/v4/channels/${ch}/members/${bob.id}`).expect(200)).body;
+    expect(member.notify_props.desktop).toBe('none');
+    expect(member.notify_props).not.toHaveProperty('valueOf', '');
+  });
+
   test("another user's settings: 403 for a member, allowed for a system admin; no membership: 404", async () => {
     const ch = await channelWith([alice, bob]);
     const res = await alice.api.put(`/api/v4/channels/${ch}/members/${bob.id}/notify_props`, { desktop: 'none' }).expect(403);

@@ -35,7 +35,8 @@ export function checkAppError(res: Pick<RawAnswer, 'status' | 'headers' | 'text'
     return `error ${res.status} with a body that is not JSON: ${res.text.slice(0, 200)}`;
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) return `error body is not an object: ${res.text.slice(0, 200)}`;
-  if (typeof body.id !== 'string' || !/^[a-z0-9_.]+$/.test(body.id)) return `bad AppError id: ${res.text.slice(0, 200)}`;
+  // Mattermost's ids are dotted words, some in camelCase (api.getThreadsForUser.bad_params).
+  if (typeof body.id !== 'string' || !/^[a-zA-Z0-9_.]+$/.test(body.id)) return `bad AppError id: ${res.text.slice(0, 200)}`;
   if (typeof body.message !== 'string' || body.message === '') return `bad AppError message: ${res.text.slice(0, 200)}`;
   if (typeof body.detailed_error !== 'string') return `bad AppError detailed_error: ${res.text.slice(0, 200)}`;
   if (body.request_id !== res.headers['x-request-id']) return `request_id ${String(body.request_id)} != X-Request-Id ${String(res.headers['x-request-id'])}`;
