@@ -8,27 +8,9 @@ import * as https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { networkInterfaces } from 'node:os';
 
-export interface OutboundRequest {
-  method: 'GET' | 'POST';
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-  /** The whole call, redirects included, must finish within this. */
-  timeoutMs: number;
-}
-
-export type OutboundResult =
-  | { ok: true; status: number; headers: Record<string, string>; body: Buffer; truncated: boolean }
-  | { ok: false; kind: 'refused' | 'timeout' | 'connect' | 'invalid_url'; message: string };
-
-export interface OutboundOptions {
-  /** ServiceSettings.AllowedUntrustedInternalConnections: hostnames, IPs and CIDRs, separated by spaces (or commas). */
-  allowList: string;
-  /** Bytes of the answer kept (default 1 MiB, Mattermost's MaxIntegrationResponseSize); the rest is not read. */
-  maxBytes?: number;
-  /** Redirects followed (default 3); each hop is checked as the first. */
-  maxRedirects?: number;
-}
+// The call's shapes are the app's (the port it is injected through); this file is the adapter.
+import type { OutboundOptions, OutboundRequest, OutboundResult } from '../app/outbound';
+export type { OutboundOptions, OutboundRequest, OutboundResult };
 
 export const MAX_INTEGRATION_RESPONSE_BYTES = 1024 * 1024;
 const USER_AGENT = 'Parley-Bot/1.0';
