@@ -2,74 +2,27 @@
 // the first account, then the first team, then post), an invite link used by a second browser, and the account
 // settings (profile fields, picture, password, signing out everywhere) seen by another user and another browser.
 // Every new screen is checked with axe (WCAG 2.1 A/AA) and saved as a screenshot in docs/.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, ConsoleMessage, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { projectRoot } from '../../src/spec';
-import { createTestDatabase, type TestDatabase } from '../support/database';
-import { spawnServer, type ServerProcess } from '../support/process';
-import { describeBrowser, launchBrowser, openPage, signIn, type WatchedPage } from '../support/browser';
+import { describeBrowser, launchBrowser, signIn } from '../support/browser';
+import { Journeys, axe, docsShot } from '../support/web-journey';
 import { PASSWORD, createWebWorld, loginAs } from '../support/web-world';
 import { eventually } from '../support/eventually';
 
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-async function axe(page: Page): Promise<string[]> {
-  const violations = (await page.evaluate(`(async () => {
-    if (!window.axe) { ${AXE}\n }
-    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
-  })()`)) as Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[]; failureSummary: string }> }>;
-  return violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${v.help} at ${n.target.join(' ')}: ${n.failureSummary}`));
-}
-
-/** The README's pictures: docs/web-<name>.png. */
-const docsShot = (name: string) => join(projectRoot(), 'docs', `web-${name}.png`);
-
-let browser: Browser;
-let db: TestDatabase | undefined;
-let server: ServerProcess | undefined;
-const pages: Array<WatchedPage & { csp: string[] }> = [];
-
-/** A page that also records Content-Security-Policy violations (an inline style or script would be one). */
-async function newPage(opts: { width?: number; height?: number } = {}): Promise<Page> {
-  const w = await openPage(browser, opts);
-  const csp: string[] = [];
-  w.page.on('console', (m: ConsoleMessage) => {
-    if (/Content Security Policy/i.test(m.text())) csp.push(m.text());
-  });
-  pages.push({ ...w, csp });
-  return w.page;
-}
-
-async function freshServer(): Promise<string> {
-  db = await createTestDatabase();
-  server = await spawnServer({ MM_SQLSETTINGS_DRIVERNAME: db.driver, MM_SQLSETTINGS_DATASOURCE: db.dataSource });
-  return server.url;
-}
+const journeys = new Journeys();
+const newPage = (opts: { width?: number; height?: number } = {}): Promise<Page> => journeys.page(opts);
+const freshServer = (): Promise<string> => journeys.fresh();
 
 describeBrowser('web client: first run and accounts', () => {
   beforeAll(async () => {
-    browser = await launchBrowser();
+    journeys.browser = await launchBrowser();
   }, 60000);
 
   afterAll(async () => {
-    await browser?.close();
+    await journeys.browser?.close();
   });
 
-  afterEach(async () => {
-    for (const w of pages.splice(0)) {
-      expect(w.errors).toEqual([]);
-      expect(w.dialogs).toEqual([]);
-      expect(w.csp).toEqual([]);
-      await w.context.close();
-    }
-    await server?.kill();
-    await db?.drop();
-    server = undefined;
-    db = undefined;
-  });
+  afterEach(() => journeys.finish());
 
   test('first run: an empty server asks for the first account (system admin), then the first team, then the channel', async () => {
     const url = await freshServer();
