@@ -1,7 +1,7 @@
 // Builds the browser client (web/) into dist/web: one hashed, minified ES module bundle and its CSS, index.html
 // pointing at them, and the favicon. Part of `npm run build`; the server serves dist/web at `/`.
 //
-//   node scripts/build-web.mjs [--quiet]
+//   node scripts/build-web.mjs [--quiet] [--out=DIR]   (DIR defaults to dist/web)
 //
 // Hashed names (app-XXXXXXXX.js) are cached immutably by the server; index.html is always revalidated. No type
 // check here (esbuild strips types): `npm run typecheck` checks web/ against generated/api.d.ts.
@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const OUT = join(ROOT, 'dist', 'web');
+const outArg = process.argv.find((a) => a.startsWith('--out='));
+const OUT = outArg ? join(ROOT, outArg.slice('--out='.length)) : join(ROOT, 'dist', 'web');
 const quiet = process.argv.includes('--quiet');
 
 const started = performance.now();

@@ -65,12 +65,20 @@ function loadAssets(dir: string): Map<string, Asset> {
 }
 
 /**
+ * The client built beside this server: compiled, this file is <build>/src/http/web-client.js and the client
+ * <build>/web (dist/web, or the directory a test build chose); run from source (ts-jest), dist/web.
+ */
+function builtWebDir(): string {
+  return __filename.endsWith('.js') ? join(__dirname, '..', '..', 'web') : join(projectRoot(), 'dist', 'web');
+}
+
+/**
  * Serves the browser client built by `npm run build` into dist/web: its files by path, and index.html for every other
  * page path (`/{team}/channels/{channel}` is a route of the client, so a bookmark or a reload works). Files are read
  * once at start-up (the whole client is a few hundred kilobytes) and gzipped once. Returns false for what it does not
  * serve (no build, not a GET): the caller answers those.
  */
-export function createWebClient(dir = join(projectRoot(), 'dist', 'web')): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function createWebClient(dir = builtWebDir()): (req: IncomingMessage, res: ServerResponse) => boolean {
   if (!existsSync(join(dir, 'index.html'))) return () => false;
   const assets = loadAssets(dir);
   const index = assets.get('/index.html') as Asset;

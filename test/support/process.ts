@@ -79,7 +79,7 @@ export async function spawnServer(env: Record<string, string>, opts: SpawnOption
   // never sees dist/ rewritten under it. It is still `npm start`, with everything else it does.
   const [cmd, args] = opts.viaNpmStart
     ? ['npm', ['start', '--silent', '--ignore-scripts']]
-    : [process.execPath, [...(opts.nodeArgs ?? []), opts.entry ?? join('dist', 'src', 'main.js')]];
+    : [process.execPath, [...(opts.nodeArgs ?? []), opts.entry ?? join(process.env.PARLEY_DIST || 'dist', 'src', 'main.js')]];
   const child = spawn(cmd, args as string[], {
     cwd: projectRoot(),
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', MM_SERVICESETTINGS_LISTENADDRESS: `127.0.0.1:${port}`, ...env },
