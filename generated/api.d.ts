@@ -1555,6 +1555,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/teams/{team_id}/channels/deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a team's archived channels
+         * @description Returns a page of the team's archived channels the caller may read, as Mattermost lists them for the web app's
+         *     "Archived channels" view: every archived public channel, and the archived private channels the caller is a
+         *     member of, ordered by display name. Live channels and direct or group channels are never listed.
+         *
+         *     Mattermost asks for no permission here (the answer holds only channels its caller could browse or belonged to);
+         *     here the caller must also be on the team, as for GetPublicChannelsForTeam.
+         *
+         *     Permissions: view_team (team members)
+         */
+        get: operations["GetDeletedChannelsForTeam"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/teams/{team_id}/channels/autocomplete": {
         parameters: {
             query?: never;
@@ -2424,6 +2451,36 @@ export interface paths {
         get: operations["GetFlaggedPostsForUser"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/users/{user_id}/posts/{post_id}/set_unread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a channel unread from a post on
+         * @description What "Mark as Unread" on a post does in Mattermost's apps: the user's membership of the post's channel reads as
+         *     last viewed just before the post was created (`last_viewed_at` = the post's `create_at` - 1), so the post and
+         *     every later live post are unread (`msg_count` is the channel's total less them) and the mentions among them are
+         *     counted again (in a direct or group channel every post by someone else is one). The user's connections get
+         *     `post_unread` with the new counts. The body's `collapsed_threads_supported` is accepted and not used (the counts
+         *     are the channel's, replies included).
+         *
+         *     A post that does not exist or cannot be read is 403, as in Mattermost; a deleted one 404 `app.post.get.app_error`;
+         *     a user who is not a member of the post's channel 404 `app.channel.get_member.missing.app_error`.
+         *
+         *     Permissions: the user themselves (or edit_other_users), and read_channel on the post's channel
+         */
+        post: operations["SetPostUnread"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3901,6 +3958,45 @@ export interface components {
             /** @description Space-separated roles granted explicitly rather than through the scheme flags. */
             explicit_roles?: string;
         };
+        /** @description A user's unread state of one channel after SetPostUnread (Mattermost's ChannelUnreadAt). */
+        ChannelUnreadAt: {
+            /** @description The channel's team ("" for direct and group channels). */
+            team_id: string;
+            /** @description Id of the channel. */
+            channel_id: string;
+            /** @description Id of the user. */
+            user_id: string;
+            /**
+             * Format: int64
+             * @description Messages the user has read (the channel's total less the unread ones).
+             */
+            msg_count: number;
+            /**
+             * Format: int64
+             * @description Unread mentions.
+             */
+            mention_count: number;
+            /**
+             * Format: int64
+             * @description Unread mentions in root posts.
+             */
+            mention_count_root: number;
+            /**
+             * Format: int64
+             * @description Unread urgent mentions (always 0 here; posts have no priority).
+             */
+            urgent_mention_count: number;
+            /**
+             * Format: int64
+             * @description Root posts the user has read.
+             */
+            msg_count_root: number;
+            /**
+             * Format: int64
+             * @description The post's create_at - 1, epoch milliseconds.
+             */
+            last_viewed_at: number;
+        };
         /** @description A channel membership with the team of its channel: the fields of ChannelMember, plus the team's display name, name and last update time (empty strings and 0 for a direct or group channel, which has no team). */
         ChannelMemberWithTeamData: components["schemas"]["ChannelMember"] & {
             /** @description Display name of the channel's team; empty for a direct or group channel. */
@@ -3951,7 +4047,7 @@ export interface components {
             };
         };
         /**
-         * @description Settings clients need before and after login, as a flat map of strings (booleans are `"true"` or `"false"`). Anonymous callers get the limited set a login or sign-up page needs: Version, BuildNumber, BuildHash, SiteName, SiteURL, DiagnosticsEnabled, NoAccounts (`"true"` while no user exists yet), EnableOpenServer, EnableUserCreation, EnableSignUpWithEmail. With a session the full set adds EnableIncomingWebhooks, EnablePostUsernameOverride, EnablePostIconOverride, EnableUserAccessTokens, ShowEmailAddress, ShowFullName, MaxPostSize (the message limit in characters), UniqueEmojiReactionLimitPerPost and CollapsedThreads (`disabled`, `default_on`, `default_off` or `always_on`).
+         * @description Settings clients need before and after login, as a flat map of strings (booleans are `"true"` or `"false"`). Anonymous callers get the limited set a login or sign-up page needs: Version, BuildNumber, BuildHash, SiteName, SiteURL, DiagnosticsEnabled, NoAccounts (`"true"` while no user exists yet), EnableOpenServer, EnableUserCreation, EnableSignUpWithEmail. With a session the full set adds EnableIncomingWebhooks, EnableOutgoingWebhooks, EnableCommands, EnableBotAccountCreation (what the integrations page offers), EnablePostUsernameOverride, EnablePostIconOverride, EnableUserAccessTokens, ShowEmailAddress, ShowFullName, MaxPostSize (the message limit in characters), UniqueEmojiReactionLimitPerPost and CollapsedThreads (`disabled`, `default_on`, `default_off` or `always_on`).
          * @example {
          *       "Version": "4.0.0",
          *       "SiteName": "Parley",
@@ -4019,13 +4115,18 @@ export interface components {
             } | null;
             /** @description Settings of teams and sign-up. */
             TeamSettings?: {
+                /**
+                 * @description The name the web client shows in page titles and on the login page (default "Parley"); at most 30 characters (400 `model.config.is_valid.sitename_length.app_error` otherwise). Served to every caller as the client config's SiteName.
+                 * @example Acme Chat
+                 */
+                SiteName?: string | null;
                 /** @description Whether anyone may sign up without an invitation (default false). The first account is always allowed. */
                 EnableOpenServer?: boolean | null;
                 /** @description Whether new accounts may be created at all, other than by a system admin (default true). */
                 EnableUserCreation?: boolean | null;
                 /**
                  * Format: int64
-                 * @description Channels with more members than this do not act on @channel, @all and @here (default 1000).
+                 * @description Channels with more members than this do not act on @channel, @all and @here (default 1000); a positive whole number (400 `model.config.is_valid.max_notify_per_channel.app_error` otherwise).
                  */
                 MaxNotificationsPerChannel?: number | null;
                 /** @description Seconds without activity after which an online user shows as away (default 300). */
@@ -5817,8 +5918,57 @@ export interface components {
              */
             seq: number;
         };
+        /** @description The recipient marked a channel unread from a post on (SetPostUnread). Sent to that user only; the broadcast names the channel (`channel_id`) and its team. */
+        WebSocketEvent_PostUnread: {
+            /**
+             * @description The event's name.
+             * @enum {string}
+             */
+            event: "post_unread";
+            /** @description The membership's new unread state. */
+            data: {
+                /**
+                 * Format: int64
+                 * @description Messages read.
+                 */
+                msg_count: number;
+                /**
+                 * Format: int64
+                 * @description Root posts read.
+                 */
+                msg_count_root: number;
+                /**
+                 * Format: int64
+                 * @description Unread mentions.
+                 */
+                mention_count: number;
+                /**
+                 * Format: int64
+                 * @description Unread mentions in root posts.
+                 */
+                mention_count_root: number;
+                /**
+                 * Format: int64
+                 * @description Unread urgent mentions (0).
+                 */
+                urgent_mention_count: number;
+                /**
+                 * Format: int64
+                 * @description The post's create_at - 1.
+                 */
+                last_viewed_at: number;
+                /** @description The post marked unread from. */
+                post_id: string;
+            };
+            broadcast: components["schemas"]["WebSocketBroadcast"];
+            /**
+             * Format: int64
+             * @description This connection's number for the event, one more than the previous event's (hello is 0).
+             */
+            seq: number;
+        };
         /** @description An event the server sends on /api/v4/websocket: the envelope of Mattermost's WebSocket API (`event`, `data`, `broadcast`, `seq`), one schema per event name. */
-        WebSocketEvent: components["schemas"]["WebSocketEvent_Hello"] | components["schemas"]["WebSocketEvent_Posted"] | components["schemas"]["WebSocketEvent_PostEdited"] | components["schemas"]["WebSocketEvent_PostDeleted"] | components["schemas"]["WebSocketEvent_Typing"] | components["schemas"]["WebSocketEvent_ChannelViewed"] | components["schemas"]["WebSocketEvent_MultipleChannelsViewed"] | components["schemas"]["WebSocketEvent_ChannelCreated"] | components["schemas"]["WebSocketEvent_DirectAdded"] | components["schemas"]["WebSocketEvent_UserAdded"] | components["schemas"]["WebSocketEvent_UserRemoved"] | components["schemas"]["WebSocketEvent_AddedToTeam"] | components["schemas"]["WebSocketEvent_LeaveTeam"] | components["schemas"]["WebSocketEvent_NewUser"] | components["schemas"]["WebSocketEvent_UserUpdated"] | components["schemas"]["WebSocketEvent_ConfigChanged"] | components["schemas"]["WebSocketEvent_StatusChange"] | components["schemas"]["WebSocketEvent_ReactionAdded"] | components["schemas"]["WebSocketEvent_ReactionRemoved"] | components["schemas"]["WebSocketEvent_ChannelUpdated"] | components["schemas"]["WebSocketEvent_ChannelDeleted"] | components["schemas"]["WebSocketEvent_ChannelRestored"] | components["schemas"]["WebSocketEvent_ChannelMemberUpdated"] | components["schemas"]["WebSocketEvent_UserRoleUpdated"] | components["schemas"]["WebSocketEvent_MemberroleUpdated"] | components["schemas"]["WebSocketEvent_UpdateTeam"] | components["schemas"]["WebSocketEvent_PreferencesChanged"] | components["schemas"]["WebSocketEvent_PreferencesDeleted"] | components["schemas"]["WebSocketEvent_ThreadUpdated"] | components["schemas"]["WebSocketEvent_ThreadFollowChanged"] | components["schemas"]["WebSocketEvent_ThreadReadChanged"] | components["schemas"]["WebSocketEvent_SidebarCategoryCreated"] | components["schemas"]["WebSocketEvent_SidebarCategoryUpdated"] | components["schemas"]["WebSocketEvent_SidebarCategoryDeleted"] | components["schemas"]["WebSocketEvent_SidebarCategoryOrderUpdated"] | components["schemas"]["WebSocketEvent_EphemeralMessage"];
+        WebSocketEvent: components["schemas"]["WebSocketEvent_Hello"] | components["schemas"]["WebSocketEvent_Posted"] | components["schemas"]["WebSocketEvent_PostEdited"] | components["schemas"]["WebSocketEvent_PostDeleted"] | components["schemas"]["WebSocketEvent_Typing"] | components["schemas"]["WebSocketEvent_ChannelViewed"] | components["schemas"]["WebSocketEvent_MultipleChannelsViewed"] | components["schemas"]["WebSocketEvent_ChannelCreated"] | components["schemas"]["WebSocketEvent_DirectAdded"] | components["schemas"]["WebSocketEvent_UserAdded"] | components["schemas"]["WebSocketEvent_UserRemoved"] | components["schemas"]["WebSocketEvent_AddedToTeam"] | components["schemas"]["WebSocketEvent_LeaveTeam"] | components["schemas"]["WebSocketEvent_NewUser"] | components["schemas"]["WebSocketEvent_UserUpdated"] | components["schemas"]["WebSocketEvent_ConfigChanged"] | components["schemas"]["WebSocketEvent_StatusChange"] | components["schemas"]["WebSocketEvent_ReactionAdded"] | components["schemas"]["WebSocketEvent_ReactionRemoved"] | components["schemas"]["WebSocketEvent_ChannelUpdated"] | components["schemas"]["WebSocketEvent_ChannelDeleted"] | components["schemas"]["WebSocketEvent_ChannelRestored"] | components["schemas"]["WebSocketEvent_ChannelMemberUpdated"] | components["schemas"]["WebSocketEvent_UserRoleUpdated"] | components["schemas"]["WebSocketEvent_MemberroleUpdated"] | components["schemas"]["WebSocketEvent_UpdateTeam"] | components["schemas"]["WebSocketEvent_PreferencesChanged"] | components["schemas"]["WebSocketEvent_PreferencesDeleted"] | components["schemas"]["WebSocketEvent_ThreadUpdated"] | components["schemas"]["WebSocketEvent_ThreadFollowChanged"] | components["schemas"]["WebSocketEvent_ThreadReadChanged"] | components["schemas"]["WebSocketEvent_SidebarCategoryCreated"] | components["schemas"]["WebSocketEvent_SidebarCategoryUpdated"] | components["schemas"]["WebSocketEvent_SidebarCategoryDeleted"] | components["schemas"]["WebSocketEvent_SidebarCategoryOrderUpdated"] | components["schemas"]["WebSocketEvent_EphemeralMessage"] | components["schemas"]["WebSocketEvent_PostUnread"];
         /** @description The server's answer to a client's action. It carries the action's seq in `seq_reply` and no `seq` of its own: replies are not events and do not advance the event numbering. */
         WebSocketResponse: {
             /**
@@ -9126,6 +9276,41 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    GetDeletedChannelsForTeam: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Number of items per page. Values above 200 are silently reduced to 200, as Mattermost does; 0 returns an empty page. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: never;
+            path: {
+                /** @description The team id (26 lower-case letters and digits). */
+                team_id: components["parameters"]["TeamIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of archived channels. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     AutocompleteChannelsForTeam: {
         parameters: {
             query?: {
@@ -10590,6 +10775,46 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    SetPostUnread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id (26 lower-case letters and digits), or the literal `me` for the user of the current session. */
+                user_id: components["parameters"]["UserIdPath"];
+                /** @description The post id (26 lower-case letters and digits). */
+                post_id: components["parameters"]["PostIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Sent by Mattermost's apps; accepted and not used. */
+                    collapsed_threads_supported?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The membership's unread state as now stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelUnreadAt"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

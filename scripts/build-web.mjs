@@ -50,7 +50,8 @@ const html = readFileSync(join(ROOT, 'web', 'index.html'), 'utf8')
   .replace('<!-- APP_CSS -->', `<link rel="stylesheet" href="/${css}" />`)
   .replace('<!-- APP_JS -->', `<script type="module" src="/${js}"></script>`);
 writeFileSync(join(OUT, 'index.html'), html);
-copyFileSync(join(ROOT, 'web', 'favicon.svg'), join(OUT, 'favicon.svg'));
+// The second icon is the tab's while anything is unread (web/src/notify.ts): a file, as the CSP wants no data: icons.
+for (const icon of ['favicon.svg', 'favicon-unread.svg']) copyFileSync(join(ROOT, 'web', icon), join(OUT, icon));
 
 const size = (f) => {
   const body = readFileSync(join(OUT, f));

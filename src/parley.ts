@@ -6,7 +6,7 @@ import { bootSettings, loadBootConfig, type BootConfig } from './config/load';
 import { createRequestListener } from './http/server';
 import { Hub } from './http/realtime-hub';
 import type { Spec } from './http/spec-routes';
-import { frameValidator } from './http/validation';
+import { frameValidator, openContract } from './http/validation';
 import { attachWebSocket } from './http/websocket';
 import { LocalBus } from './infra/local-bus';
 import { LocalFileStorage } from './infra/local-file-storage';
@@ -118,7 +118,8 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
   emailWorker.start();
   // Outgoing webhook calls: made from their durable queue after commit, woken by the commits that queue them.
   const stopOutgoing = app.outgoingDelivery.start();
-  const listener = createRequestListener(app, { spec, validateResponses, logger, limits });
+  const contract = await openContract(spec as unknown as Spec);
+  const listener = createRequestListener(app, { spec, contract, validateResponses, logger, limits });
   const server = http.createServer({ keepAliveTimeout: 65000 }, listener);
   const websocket = attachWebSocket(server, app, {
     hub,

@@ -1,16 +1,12 @@
 // Props sent for posts that exist (an edit, an action's update): their interactive actions checked against, and
 // sealed with, what the post has stored (attachment-actions.ts holds the rules, the post writer does it for new posts).
-import { AppError, type Post, type SealedActions } from '../model';
+import type { Post, SealedActions } from '../model';
 import type { Stores } from '../store';
-import { ActionRuleError, checkPropsActions, mayHaveActions, sealActions } from './attachment-actions';
+import { mayHaveActions, sealActions } from './attachment-actions';
+import { must, propsActionsError } from './post-rules';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-/** An action rule broken by props a client or an integration sent: Mattermost's id for a bad body field. */
-export function actionPropsError(err: ActionRuleError): AppError {
-  return AppError.badRequest('api.context.invalid_param.app_error', `Invalid or missing props in request body: ${err.message}.`);
 }
 
 /**
@@ -28,12 +24,7 @@ export async function resealProps(
   const had = mayHaveActions(post.props);
   if (!had && !mayHaveActions(props)) return { props, changed: false };
   const previous = had ? await stores.postActions.get(post.id) : undefined;
-  try {
-    checkPropsActions(props, new Set(Object.keys(previous?.actions ?? {})));
-  } catch (err) {
-    if (err instanceof ActionRuleError) throw actionPropsError(err);
-    throw err;
-  }
+  must(propsActionsError(props, new Set(Object.keys(previous?.actions ?? {}))));
   const suppliesIntegration = (props.attachments as unknown[] | undefined)?.some((a) => isObject(a) && Array.isArray(a.actions) && a.actions.some((x) => isObject(x) && x.integration !== undefined));
   const origin = keepOrigin || !suppliesIntegration ? previous?.origin : undefined;
   const split = sealActions(props, origin, previous);

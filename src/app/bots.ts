@@ -9,7 +9,7 @@ import { isSystemAdmin } from './permissions';
 import type { Realtime } from './realtime';
 import { isValidUsername, withinRunes } from './rules';
 import { sanitizeUser } from './sanitize';
-import { DEFAULT_NOTIFY_PROPS, DEFAULT_TIMEZONE, validatePassword, validateProfile } from './users';
+import { DEFAULT_NOTIFY_PROPS, DEFAULT_TIMEZONE, validatePassword, validateProfile } from './user-profile';
 
 /**
  * The one answer for a bot that does not exist and for one the caller may not read: the two must look the same, or

@@ -1,14 +1,15 @@
 // A slash command's answer (CommandResponse) becomes what the user sees: a post in the channel (in_channel) or an
 // ephemeral post for the invoking user only, plus the same for each of its extra_responses. Custom commands' answers
 // arrive from the integration (at once, or later through the response URL); built-in ones from builtin-commands.ts.
-import { AppError, SERVER_PROPS, type Channel, type Command, type CommandResponse, type Post } from '../model';
+import { AppError, type Channel, type Command, type CommandResponse, type Post } from '../model';
 import type { Deps } from './deps';
 import { sendEphemeral } from './ephemeral';
-import { checkMessageLength, checkPropsSize, type PostsService } from './posts';
+import type { PostsService } from './posts';
+import { archivedChannelError, messageLengthError, must, parseAttachments, propsSizeError, typeError, withoutReservedProps } from './post-rules';
 import type { PostCommit, PostWriter } from './post-writer';
 import type { Realtime } from './realtime';
 import { newPost } from './records';
-import { AttachmentError, attachmentTexts, convertAttachment, convertSlackLinks, convertSlackMentions, normaliseAttachments, referencedUserIds } from './slack';
+import { attachmentTexts, convertAttachment, convertSlackLinks, convertSlackMentions, referencedUserIds } from './slack';
 import type { StatusService } from './status';
 
 /** Where and as whom a command ran: its answers go there. */
@@ -78,8 +79,7 @@ export class CommandResponder {
     const rootId = channel.id === place.channel.id ? place.rootId : '';
 
     // The response may not forge what only the server sets; the command's own identity is added below.
-    const props: Record<string, unknown> = { ...(r.props ?? {}) };
-    for (const key of SERVER_PROPS) delete props[key];
+    const props = withoutReservedProps(r.props, 'command');
     let fromIntegration = command !== undefined;
     if (settings.EnablePostUsernameOverride) {
       const name = command?.username || r.username;
@@ -97,12 +97,9 @@ export class CommandResponder {
     }
     if (fromIntegration) props.from_webhook = 'true';
 
-    let attachments: Record<string, unknown>[];
-    try {
-      attachments = normaliseAttachments(r.attachments);
-    } catch (err) {
-      throw AppError.badRequest('api.context.invalid_param.app_error', err instanceof AttachmentError ? err.message : 'Invalid attachments.');
-    }
+    const parsed = parseAttachments(r.attachments, 'command');
+    if (parsed instanceof AppError) throw parsed;
+    let attachments = parsed;
     let text = r.text ?? '';
     if (!r.skip_slack_parsing) {
       const ids = referencedUserIds([text, ...attachmentTexts(attachments)]);
@@ -112,7 +109,7 @@ export class CommandResponder {
     }
     if (attachments.length > 0) props.attachments = attachments;
     const type = attachments.length > 0 ? 'slack_attachment' : (r.type ?? '');
-    if (type.startsWith('system_')) throw AppError.invalidParam('post.type');
+    must(typeError(type, 'command'));
 
     if (r.response_type === 'in_channel') return { kind: 'posted', post: await this.post(place.userId, channel, rootId, text, type, props, command) };
     // Ephemeral (the default): shown only when there is something to show, as Mattermost does.
@@ -122,9 +119,9 @@ export class CommandResponder {
 
   /** A real post by the invoking user, written and announced as any post (the poster's read state, mentions, threads). */
   private async post(userId: string, channel: Channel, rootId: string, message: string, type: string, props: Record<string, unknown>, command: Command | undefined): Promise<Post> {
-    if (channel.delete_at !== 0) throw AppError.badRequest('api.post.create_post.can_not_post_to_deleted.error', 'Can not post to deleted channel.');
-    checkMessageLength(message);
-    checkPropsSize(props);
+    must(archivedChannelError(channel, 'command'));
+    must(messageLengthError(message, 'command'));
+    must(propsSizeError(props, 'command'));
     if (rootId) await this.posts.checkRoot(rootId, channel.id);
     const post = newPost({ user_id: userId, channel_id: channel.id, message, type, props, root_id: rootId }, this.deps.now());
     // As Mattermost's CreateCommandPost: in-channel answers fire outgoing webhooks (TriggerWebhooks); a custom

@@ -5,7 +5,7 @@ import { Semaphore } from '../lib/semaphore';
 import { codePointLength, splitByCodePoints } from '../lib/text';
 import { AppError, FILE_LIMITS, toFileInfo, type FileInfo, type FileRecord, type Schemas, type Session } from '../model';
 import { Authz } from './authz';
-import { channelNotFound } from './channels';
+import { channelNotFound } from './channel-errors';
 import type { Deps } from './deps';
 import { FileNotFound, type ByteRange, type FileStorage } from './file-storage';
 import { decodable, deriveImages, inspectImage, type DerivedImages, type ImageFacts } from './images';

@@ -2,25 +2,28 @@ import { createHash } from 'node:crypto';
 import { isValidId } from '../lib/ids';
 import { SingleFlight } from '../lib/single-flight';
 import { splitByCodePoints } from '../lib/text';
-import { AppError, POST_LIMITS, WEBHOOK_IDEMPOTENCY, WEBHOOK_RESERVED_PROPS, isDatabaseError, type Channel, type IncomingWebhook, type Post, type UserRecord, type WebhookPayload } from '../model';
+import { AppError, POST_LIMITS, WEBHOOK_IDEMPOTENCY, isDatabaseError, type Channel, type IncomingWebhook, type Post, type UserRecord, type WebhookPayload } from '../model';
 import type { TxStores } from '../store';
 import type { HookProbe } from '../store/webhooks-store';
 import type { ChannelsService } from './channels';
 import type { Deps } from './deps';
-import { propsFit, type PostsService } from './posts';
+import type { PostsService } from './posts';
 import type { PostCommit, PostWriter } from './post-writer';
 import type { Realtime } from './realtime';
 import { newPost } from './records';
 import {
-  Attachment,
-  AttachmentError,
-  attachmentTexts,
-  convertAttachment,
-  convertSlackLinks,
-  convertSlackMentions,
-  normaliseAttachments,
-  referencedUserIds,
-} from './slack';
+  archivedChannelError,
+  emptyPayloadError,
+  isEmptyAnswer,
+  must,
+  parseAttachments,
+  priorityOnReplyError,
+  propsSizeError,
+  typeError,
+  webhookPriorityError,
+  withoutReservedProps,
+} from './post-rules';
+import { type Attachment, attachmentTexts, convertAttachment, convertSlackLinks, convertSlackMentions, referencedUserIds } from './slack';
 import type { WebhookCache } from './webhook-cache';
 
 const hookNotFound = () => AppError.notFound('web.incoming_webhook.invalid.app_error', 'Invalid webhook.');
@@ -120,27 +123,17 @@ export class HookExecution {
 
   /** Validates and writes a payload's posts; resolves with their ids once they are committed. */
   private async post(hookId: string, payload: WebhookPayload, idempotency?: PostCommit['idempotency']): Promise<string[]> {
-    let attachments: Attachment[];
-    try {
-      attachments = normaliseAttachments(payload.attachments);
-    } catch (err) {
-      if (err instanceof AttachmentError) throw AppError.badRequest('web.incoming_webhook.parse.app_error', 'Unable to parse incoming data.', err.message);
-      throw err;
-    }
+    // The payload's own rules first (post-rules.ts), before anything is read.
+    const attachments = parseAttachments(payload.attachments, 'webhook');
+    if (attachments instanceof AppError) throw attachments;
     const text = payload.text ?? '';
-    if (text === '' && attachments.length === 0) throw AppError.badRequest('web.incoming_webhook.text.app_error', 'No text specified.');
-    const type = payload.type ?? '';
-    if (type.trim() !== '' && !type.startsWith('custom_')) {
-      throw AppError.badRequest('api.context.invalid_param.app_error', 'Invalid or missing post.type parameter in request body or URL. The post type must be blank or start with "custom_".');
-    }
-    if (type.length > POST_LIMITS.type) {
-      throw AppError.badRequest('api.context.invalid_param.app_error', `Invalid post.type parameter: at most ${POST_LIMITS.type} characters.`);
-    }
-    if (payload.priority && (payload.priority.priority === null || payload.priority.priority === undefined)) throw AppError.invalidParam('webhook.priority.priority');
+    must(emptyPayloadError(text, attachments));
+    must(typeError(payload.type ?? '', 'webhook'));
+    must(webhookPriorityError(payload.priority));
     for (let attempt = 0; ; attempt++) {
       const fresh = attempt > 0;
       const resolved = await this.resolve(hookId, payload.channel ?? '', fresh);
-      const posts = await this.buildPosts(resolved, payload, text, attachments);
+      const posts = await this.buildPosts('webhook', resolved, payload, text, attachments);
       // Through the group commit: concurrent webhook posts share one transaction, and this resolves only after it
       // committed. The freshness check runs inside that transaction, once per hook, channel and creator.
       const commit: PostCommit = {
@@ -224,9 +217,7 @@ export class HookExecution {
       if (!channel) throw AppError.notFound('app.channel.get.existing.app_error', 'Unable to find the existing channel.');
     }
     if (hook.channel_locked && channel.id !== hook.channel_id) throw lockedError(channel.id);
-    if (channel.delete_at !== 0) {
-      throw AppError.badRequest('api.post.create_post.can_not_post_to_deleted.error', 'Can not post to deleted channel.');
-    }
+    must(archivedChannelError(channel, 'webhook'));
     // The hook's own channel (whose creator may have left it since): no name in the message either.
     if (channel.type !== 'O' && !(await this.cache.isMember(channel.id, creator.id, fresh))) {
       throw new AppError('web.incoming_webhook.permissions.app_error', 'Inappropriate channel permissions.', 403);
@@ -242,25 +233,20 @@ export class HookExecution {
    */
   async postReply(identity: HookIdentity & { id?: string }, creatorId: string, channelId: string, payload: WebhookPayload): Promise<string[]> {
     const { stores } = this.deps;
-    let attachments: Attachment[];
-    try {
-      attachments = normaliseAttachments(payload.attachments);
-    } catch (err) {
-      if (err instanceof AttachmentError) throw AppError.badRequest('web.incoming_webhook.parse.app_error', 'Unable to parse incoming data.', err.message);
-      throw err;
-    }
+    const attachments = parseAttachments(payload.attachments, 'webhook_answer');
+    if (attachments instanceof AppError) throw attachments;
     const text = payload.text ?? '';
-    if (text === '' && attachments.length === 0) return [];
-    const type = payload.type ?? '';
-    if (type.trim() !== '' && !type.startsWith('custom_')) throw AppError.invalidParam('post.type');
+    if (isEmptyAnswer(text, attachments)) return [];
+    must(typeError(payload.type ?? '', 'webhook_answer'));
     const creator = await stores.users.get(creatorId);
     if (!creator || creator.delete_at !== 0) throw new AppError('web.incoming_webhook.user.app_error', "Couldn't find the user who owns this webhook.", 403);
     const channel = await stores.channels.get(channelId);
-    if (!channel || channel.delete_at !== 0) throw AppError.notFound('app.channel.get.existing.app_error', 'Unable to find the existing channel.');
+    if (!channel) throw AppError.notFound('app.channel.get.existing.app_error', 'Unable to find the existing channel.');
+    must(archivedChannelError(channel, 'webhook_answer'));
     if (channel.type !== 'O' && !(await stores.channels.getMember(channel.id, creator.id))) {
       throw new AppError('web.incoming_webhook.permissions.app_error', 'Inappropriate channel permissions.', 403);
     }
-    const posts = await this.buildPosts({ hook: identity, creator, channel }, payload, text, attachments);
+    const posts = await this.buildPosts('webhook_answer', { hook: identity, creator, channel }, payload, text, attachments);
     // The outgoing webhook (its id): clicks on the reply's buttons are signed with its token.
     const origin = identity.id ? { kind: 'outgoing_webhook' as const, id: identity.id } : undefined;
     const commit: PostCommit = { channel, posts, allowSelfMention: true, markViewed: false, origin };
@@ -275,7 +261,13 @@ export class HookExecution {
     return posts.map((p) => p.id);
   }
 
-  private async buildPosts(r: { hook: HookIdentity; creator: UserRecord; channel: Channel }, payload: WebhookPayload, rawText: string, rawAttachments: Attachment[]): Promise<Post[]> {
+  private async buildPosts(
+    path: 'webhook' | 'webhook_answer',
+    r: { hook: HookIdentity; creator: UserRecord; channel: Channel },
+    payload: WebhookPayload,
+    rawText: string,
+    rawAttachments: Attachment[],
+  ): Promise<Post[]> {
     const { stores, config } = this.deps;
     const settings = config.get().ServiceSettings;
     const ids = referencedUserIds([rawText, ...attachmentTexts(rawAttachments)]);
@@ -283,8 +275,7 @@ export class HookExecution {
     const text = convertSlackLinks(convertSlackMentions(rawText, usernames));
     const attachments = rawAttachments.map((a) => convertAttachment(a, usernames));
 
-    const props: Record<string, unknown> = { ...(payload.props ?? {}) };
-    for (const key of WEBHOOK_RESERVED_PROPS) delete props[key];
+    const props = withoutReservedProps(payload.props, path);
     props.from_webhook = 'true';
     props.webhook_display_name = r.hook.display_name;
     if (settings.EnablePostUsernameOverride) {
@@ -297,16 +288,13 @@ export class HookExecution {
       if (emoji) props.override_icon_emoji = emoji;
     }
     const lastProps = attachments.length > 0 ? { ...props, attachments } : props;
-    // The props as stored (attachments and the server's own included) are bounded as any post's (POST_LIMITS.propsBytes).
-    if (!propsFit(lastProps)) {
-      throw AppError.badRequest('web.incoming_webhook.split_props_length.app_error', `Unable to split webhook props into ${POST_LIMITS.propsBytes} byte parts.`);
-    }
+    // The props as stored (attachments and the server's own included) are bounded as any post's.
+    must(propsSizeError(lastProps, path));
     const type = attachments.length > 0 ? 'slack_attachment' : (payload.type ?? '').trim();
     const rootId = payload.root_id ?? '';
     if (rootId) await this.posts.checkRoot(rootId, r.channel.id);
-    if (payload.priority && rootId) {
-      throw AppError.badRequest('api.post.create_post.post_priority.reply_not_allowed', 'Post priority can only be set on root posts.');
-    }
+    if (payload.priority) must(priorityOnReplyError(rootId));
+    // A long message is split, never refused (post-rules.ts: messageLengthError).
     const parts = splitByCodePoints(text, POST_LIMITS.messageRunes);
     const now = this.deps.now();
     return parts.map((message, i) =>

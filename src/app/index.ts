@@ -32,6 +32,8 @@ import { SessionsService } from './sessions';
 import { StatusService } from './status';
 import { SystemService } from './system';
 import { TeamInvitesService } from './team-invites';
+import { ArchivedChannelsService } from './archived-channels';
+import { PostUnreadService } from './post-unread';
 import { TeamsService } from './teams';
 import { ThreadsService } from './threads';
 import { UsersService } from './users';
@@ -77,6 +79,9 @@ export interface App {
   commandExecution: CommandExecution;
   /** Team invite links: what they show, sign-up and joining through them, regenerating them. */
   teamInvites: TeamInvitesService;
+  archivedChannels: ArchivedChannelsService;
+  /** SetPostUnread: "Mark as Unread" on a post. */
+  postUnread: PostUnreadService;
   /** Uploaded profile pictures and the picture GetProfileImage serves. */
   profileImages: ProfileImagesService;
   /**
@@ -163,6 +168,8 @@ export function createApp(stores: Stores, config: ConfigService, options: AppOpt
     status,
     files,
     teamInvites: new TeamInvitesService(deps, users, teams, realtime),
+    archivedChannels: new ArchivedChannelsService(deps),
+    postUnread: new PostUnreadService(deps),
     profileImages: new ProfileImagesService(deps, fileStorage, realtime),
     commands: new CommandsService(deps),
     commandExecution,

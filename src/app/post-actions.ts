@@ -12,7 +12,8 @@ import { Authz } from './authz';
 import type { Deps } from './deps';
 import { sendEphemeral } from './ephemeral';
 import type { SendOutbound } from './outbound';
-import { checkMessageLength, checkPropsSize, type PostsService } from './posts';
+import type { PostsService } from './posts';
+import { archivedChannelError, messageLengthError, must, propsSizeError, withServerPropsOf } from './post-rules';
 import type { Realtime } from './realtime';
 import { convertSlackLinks } from './slack';
 
@@ -189,23 +190,17 @@ export class PostActionsService {
   private async applyUpdate(post: Post, channel: Channel, update: unknown): Promise<void> {
     if (!isObject(update)) throw integrationError('the integration answered with an update that is not a post');
     const message = typeof update.message === 'string' ? update.message : '';
-    checkMessageLength(message);
+    must(messageLengthError(message, 'update'));
     const fields: Partial<Post> = { message };
     let sealed: { sealed?: SealedActions; changed: boolean } = { changed: false };
     if (isObject(update.props)) {
-      const props: Record<string, unknown> = { ...update.props };
-      for (const key of RETAINED) {
-        delete props[key];
-        if (key in post.props) props[key] = post.props[key];
-      }
-      checkPropsSize(props);
+      const props = withServerPropsOf(post, update.props);
+      must(propsSizeError(props, 'update'));
       const resealed = await resealProps(this.deps.stores, post, props, true);
       fields.props = resealed.props;
       sealed = resealed;
     }
-    if (channel.delete_at !== 0) {
-      throw AppError.badRequest('api.post.update_post.can_not_update_post_in_deleted.error', 'Can not update a post in an archived channel.');
-    }
+    must(archivedChannelError(channel, 'update'));
     const { stores } = this.deps;
     const now = Math.max(this.deps.now(), post.update_at + 1, (await stores.posts.lastUpdateAt(post.channel_id)) + 1);
     fields.update_at = now;

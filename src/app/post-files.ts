@@ -1,5 +1,5 @@
 // Files on posts: CreatePost's file_ids, attached in the post's own transaction, and metadata.files on every post
-// that is read. Kept apart from posts.ts, which only calls these.
+// that is read. Kept apart from the post services (post-create.ts, posts.ts), which only call these.
 import { isValidId } from '../lib/ids';
 import { AppError, FILE_LIMITS, toFileInfo, type FileInfo, type FileRecord, type Post } from '../model';
 import type { Stores, TxStores } from '../store';

@@ -1,6 +1,6 @@
 import { AppError, POST_LIMITS, type Post, type PostList, type Session, type Versioned } from '../model';
 import { Authz } from './authz';
-import { channelNotFound } from './channels';
+import { channelNotFound } from './channel-errors';
 import type { Deps } from './deps';
 import type { PostsService } from './posts';
 

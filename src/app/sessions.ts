@@ -8,7 +8,7 @@ import type { Deps } from './deps';
 import { LoginLock, accountKey, loginIdKey } from './login-lock';
 import type { Passwords } from './passwords';
 import { sanitizeUser } from './sanitize';
-import { findByLogin, tooManyAttempts } from './users';
+import { findByLogin } from './users';
 
 // last_activity_at drives @here; writing it more often than this would put a write on every request.
 const ACTIVITY_WRITE_INTERVAL_MS = 60 * 1000;
@@ -20,6 +20,9 @@ export interface LoginResult {
   expiresAt: number;
 }
 
+/** An account locked by failed logins (MaximumLoginAttempts): Mattermost's id, until the password is reset. */
+const tooManyAttempts = () =>
+  new AppError('api.user.check_user_login_attempts.too_many.app_error', 'Your account is locked because of too many failed password attempts. Please reset your password.', 401);
 const badCredentials = () => new AppError('api.user.login.invalid_credentials_email_username', 'Enter a valid email or username and/or password.', 401);
 const sessionNotFound = () => AppError.badRequest('app.session.get.app_error', 'Unable to find the session.');
 const tokenNotFound = () => AppError.notFound('app.user_access_token.get_by_user.app_error', 'Unable to get user access token.');

@@ -65,7 +65,7 @@ export async function syncFavoritePreferences(tx: TxStores, userId: string, pref
  * Users' sidebar categories per team (Mattermost's channel categories). Only what a user chose is stored: the
  * categories, and the channels they placed. Every other channel of theirs is put in Channels or Direct Messages when
  * the sidebar is read, as Mattermost does: joining a channel or opening a direct message needs no write here, and a
- * channel left (or a team left) takes its placements with it in the same transaction (src/app/channels.ts,
+ * channel left (or a team left) takes its placements with it in the same transaction (src/app/channel-members.ts,
  * src/app/teams.ts), while the reads also ignore a placement of a channel the user is no longer in.
  */
 export class SidebarService {

@@ -69,7 +69,7 @@ export class SystemService {
       Version: MATTERMOST_COMPAT_VERSION,
       BuildNumber: BUILD_NUMBER,
       BuildHash: BUILD_NUMBER,
-      SiteName: 'Parley',
+      SiteName: c.TeamSettings.SiteName || 'Parley',
       SiteURL: c.ServiceSettings.SiteURL,
       DiagnosticsEnabled: 'false',
       EnableSignUpWithEmail: String(c.TeamSettings.EnableUserCreation),
@@ -81,6 +81,9 @@ export class SystemService {
     return {
       ...limited,
       EnableIncomingWebhooks: String(c.ServiceSettings.EnableIncomingWebhooks),
+      EnableOutgoingWebhooks: String(c.ServiceSettings.EnableOutgoingWebhooks),
+      EnableCommands: String(c.ServiceSettings.EnableCommands),
+      EnableBotAccountCreation: String(c.ServiceSettings.EnableBotAccountCreation),
       EnablePostUsernameOverride: String(c.ServiceSettings.EnablePostUsernameOverride),
       EnablePostIconOverride: String(c.ServiceSettings.EnablePostIconOverride),
       EnableUserAccessTokens: String(c.ServiceSettings.EnableUserAccessTokens),

@@ -2,7 +2,7 @@
 // channel, every channel membership) instead of team by team.
 import { MEMBERSHIP_LIMITS, type Channel, type ChannelMemberWithTeamData, type Session, type TeamMember } from '../model';
 import { Authz } from './authz';
-import { sanitizeMember } from './channels';
+import { sanitizeMember } from './channel-members';
 import type { Deps } from './deps';
 
 export class UserMembershipsService {

@@ -38,6 +38,8 @@ export interface Config {
     EnableBotAccountCreation: boolean;
   };
   TeamSettings: {
+    /** The name the web client shows (page titles, the login page, emails' sender name when FeedbackName is empty); at most 30 characters. */
+    SiteName: string;
     EnableOpenServer: boolean;
     EnableUserCreation: boolean;
     MaxNotificationsPerChannel: number;
@@ -154,6 +156,7 @@ export function defaultConfig(): Config {
       EnableBotAccountCreation: false,
     },
     TeamSettings: {
+      SiteName: 'Parley',
       EnableOpenServer: false,
       EnableUserCreation: true,
       MaxNotificationsPerChannel: 1000,

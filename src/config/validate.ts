@@ -3,6 +3,9 @@ import type { Config } from './settings';
 
 const COLLAPSED_THREADS: readonly string[] = ['disabled', 'default_on', 'default_off', 'always_on'];
 
+/** Mattermost's SitenameMaxLength. */
+const SITE_NAME_MAX = 30;
+
 const invalid = (id: string, message: string) => AppError.badRequest(`model.config.is_valid.${id}.app_error`, message);
 
 /**
@@ -26,6 +29,10 @@ export function configProblem(c: Config): AppError | undefined {
   }
   if (!COLLAPSED_THREADS.includes(s.CollapsedThreads)) {
     return invalid('collapsed_threads', 'Invalid CollapsedThreads: one of disabled, default_on, default_off, always_on.');
+  }
+  if ([...c.TeamSettings.SiteName].length > SITE_NAME_MAX) return invalid('sitename_length', `Site name must be less than or equal to ${SITE_NAME_MAX} characters.`);
+  if (!Number.isInteger(c.TeamSettings.MaxNotificationsPerChannel) || c.TeamSettings.MaxNotificationsPerChannel <= 0) {
+    return invalid('max_notify_per_channel', 'Invalid maximum notifications per channel for team settings. Must be a positive number.');
   }
   if (!Number.isInteger(c.TeamSettings.UserStatusAwayTimeout) || c.TeamSettings.UserStatusAwayTimeout < 1) {
     return invalid('user_status_away_timeout', 'Invalid UserStatusAwayTimeout: must be a positive whole number of seconds.');

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Router } from 'express';
+import type { HandlerMap, OpenAPIBackend } from 'openapi-backend';
 import type { App } from '../app';
 import { AppError, type Session } from '../model';
 import { csrfError, findToken, passesCsrfCheck } from './auth';
@@ -16,6 +17,8 @@ import { errorBody, writeError, writeJson } from './writer';
 export interface ApiOptions {
   /** The bundled spec (generated/openapi.json). */
   spec: Record<string, unknown>;
+  /** The spec as openapi-backend holds it (openContract): its registry and validators. */
+  contract: OpenAPIBackend;
   /** Check every answer against the spec too (on under NODE_ENV=test: every API test is a contract test). */
   validateResponses: boolean;
 }
@@ -23,13 +26,16 @@ export interface ApiOptions {
 /**
  * The API: an Express router with one route per operation of the spec, so that Express's matching is the one match
  * a request gets. Each route runs the operation's stage: the session (the spec's `security` decides the 401) → the
- * parameters and body, checked by validators compiled from the spec → the operation's handler → one writer.
+ * parameters and body, checked by openapi-backend's validateRequest with that route's operation → the handler
+ * openapi-backend's registry binds to the operationId → one writer.
  */
 export function createApiRouter(app: App, options: ApiOptions): Router {
   const spec = options.spec as unknown as Spec;
   const routes = specRoutes(spec);
-  const validators = new Validators(spec, routes);
-  const byOperation = handlers as unknown as Record<string, Handler<OperationId>>;
+  const validators = new Validators(options.contract, routes);
+  // strict: registering a handler for an operation the spec lacks throws here, at start-up.
+  options.contract.register(handlers as unknown as HandlerMap);
+  const byOperation = options.contract.handlers as unknown as Record<string, Handler<OperationId>>;
   for (const route of routes) {
     const handler = byOperation[route.operationId];
     if (!handler) throw new Error(`no handler for operation ${route.operationId}`);

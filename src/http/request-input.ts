@@ -39,9 +39,10 @@ export interface CheckedInput {
 }
 
 /**
- * Checks the path parameters (converted in place) and the query, then reads and checks the body: at most
- * `maxBodyBytes` (413; MaximumPayloadSizeBytes, also where the operation takes no body), JSON only (415 for another
- * declared media type), parsed with the depth check, present when required, valid for its schema.
+ * Reads the body, then checks the parameters and the body against the spec: at most `maxBodyBytes` (413;
+ * MaximumPayloadSizeBytes, also where the operation takes no body), JSON only (415 for another declared media type),
+ * parsed with the depth check, present when required, then the path parameters, the query (converted) and the body
+ * in one validation of the operation.
  */
 export async function readCheckedInput(
   req: IncomingMessage,
@@ -50,10 +51,6 @@ export async function readCheckedInput(
   search: string,
   maxBodyBytes: number,
 ): Promise<CheckedInput> {
-  const query = queryObject(search);
-  const problem = check.params(params, query);
-  if (problem) throw problem;
-
   // A multipart/form-data operation (UploadFile) streams its body itself: it is not read here, and
   // MaximumPayloadSizeBytes does not apply to it (its handler applies FileSettings.MaxFileSize).
   const streamed = check.bodyTypes.includes('multipart/form-data');
@@ -71,9 +68,7 @@ export async function readCheckedInput(
     }
   }
   if (body === undefined && check.bodyRequired && !streamed) throw AppError.badRequest('api.context.invalid_body_param.app_error', 'The request body is missing.');
-  if (body !== undefined && check.body) {
-    const invalid = check.body(body);
-    if (invalid) throw invalid;
-  }
-  return { query, body, streamed };
+  const checked = check.request({ params, query: queryObject(search), headers: req.headers, body });
+  if (checked instanceof AppError) throw checked;
+  return { query: checked.query, body, streamed };
 }

@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type OpenAPIBackend from 'openapi-backend';
 import type { App } from '../app';
 import { createPayloadValidator } from '../webhook/validate';
 import { createApiRouter } from './api';
@@ -17,6 +18,8 @@ import { AppError } from '../model';
 
 export interface ServerOptions {
   spec: Record<string, unknown>;
+  /** The spec as openapi-backend holds it (openContract in ./validation). */
+  contract: OpenAPIBackend;
   validateResponses: boolean;
   logger: Logger;
   limits: RateLimits;
@@ -28,7 +31,7 @@ export interface ServerOptions {
  * any other GET to the web client, and what is left is a 404 AppError.
  */
 export function createRequestListener(app: App, options: ServerOptions): http.RequestListener {
-  const api = createApiRouter(app, { spec: options.spec, validateResponses: options.validateResponses });
+  const api = createApiRouter(app, { spec: options.spec, contract: options.contract, validateResponses: options.validateResponses });
   const docs = createDocs(options.spec);
   const webhook = createWebhookEndpoint(app, createPayloadValidator(options.spec), options.limits);
   const commandWebhook = createCommandWebhookEndpoint(app);

@@ -1,13 +1,17 @@
-import type { IncomingMessage, Server } from 'node:http';
-import type { Duplex } from 'node:stream';
+// GET /api/v4/websocket, the transport: the upgrade (websocket-upgrade.ts) hands over an authenticated socket or an
+// anonymous one, which registers with the hub (hello, or a resume), reads frames, and runs each request's action from
+// the table (websocket-actions.ts), replying with its answer or its error.
+import type { Server } from 'node:http';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { App } from '../app';
 import { isValidId } from '../lib/ids';
-import type { Session } from '../model';
-import { findToken } from './auth';
+import { AppError, type Session } from '../model';
 import { type Connection, type Hub, frameOf } from './realtime-hub';
-import { VERSION_ID } from './stamp';
 import type { RateLimits } from './rate-limits';
+import { VERSION_ID } from './stamp';
+import { NO_REPLY, actionNamed, unknownAction } from './websocket-actions';
+import { upgradeHandler } from './websocket-upgrade';
+import { errorBody, type ErrorBody } from './writer';
 
 /** Client frames larger than this close the socket (Mattermost's 8 KiB read limit). */
 export const MAX_CLIENT_FRAME_BYTES = 8 * 1024;
@@ -19,8 +23,6 @@ const PING_INTERVAL_MS = 30_000;
  * its roles are taken again (a role change reaches them sooner, through user_role_updated).
  */
 const SESSION_RECHECK_MS = 60_000;
-/** One `typing` broadcast per channel per user (all their sockets together) at most this often: a flood is absorbed. */
-const TYPING_INTERVAL_MS = 1000;
 
 interface Request {
   seq: number;
@@ -32,12 +34,12 @@ interface Reply {
   status: 'OK' | 'FAIL';
   seq_reply?: number;
   data?: unknown;
-  error?: { id: string; message: string; detailed_error: string; request_id: string; status_code: number };
+  error?: ErrorBody;
 }
 
-function appError(id: string, message: string, status: number): NonNullable<Reply['error']> {
-  return { id, message, detailed_error: '', request_id: '', status_code: status };
-}
+/** A FAIL reply's error: the AppError's body as the one error writer makes it (no request id on a socket). */
+const failure = (err: AppError): ErrorBody => errorBody(err, '', false);
+const busy = () => new AppError('api.websocket_handler.server_busy.app_error', 'Server is busy, try again later.', 503);
 
 export interface WebSocketOptions {
   hub: Hub;
@@ -114,23 +116,9 @@ export function attachWebSocket(server: Server, app: App, options: WebSocketOpti
     }
   };
 
-  const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? '/', 'http://parley.invalid');
-    if (url.pathname !== '/api/v4/websocket' && url.pathname !== '/api/v4/websocket/') return refuse(socket, 404, 'api.context.404.app_error');
-    if (!originAllowed(req, options.siteUrl())) return refuse(socket, 400, 'api.web_socket.connect.upgrade.app_error');
-    void (async () => {
-      try {
-        const limited = app.deps.config.get().RateLimitSettings.Enable ? await options.limits.checkRequest(req, fakeResponse()) : undefined;
-        if (limited) return refuse(socket, 429, 'api.context.rate_limit.app_error');
-        const found = findToken(req);
-        const session = found ? ((await app.sessions.authenticate(found.token)) ?? null) : null;
-        wss.handleUpgrade(req, socket, head, (ws) => accept(ws, session, found?.token ?? '', url.searchParams));
-      } catch (err) {
-        options.onError(err, 'websocket upgrade failed');
-        refuse(socket, 503, 'api.context.database_unavailable.app_error');
-      }
-    })();
-  };
+  const upgrade = upgradeHandler(app, options, (req, socket, head, { session, token, params }) =>
+    wss.handleUpgrade(req, socket, head, (ws) => accept(ws, session, token, params)),
+  );
   server.on('upgrade', upgrade);
 
   function accept(ws: WebSocket, session: Session | null, token: string, params: URLSearchParams): void {
@@ -191,7 +179,7 @@ export function attachWebSocket(server: Server, app: App, options: WebSocketOpti
       }
       void handle(req).catch((err: unknown) => {
         options.onError(err, 'websocket action failed');
-        reply({ status: 'FAIL', seq_reply: typeof req.seq === 'number' ? req.seq : undefined, error: appError('api.websocket_handler.server_busy.app_error', 'Server is busy, try again later.', 503) });
+        reply({ status: 'FAIL', seq_reply: typeof req.seq === 'number' ? req.seq : undefined, error: failure(busy()) });
       });
     });
     ws.on('close', () => {
@@ -202,9 +190,9 @@ export function attachWebSocket(server: Server, app: App, options: WebSocketOpti
 
     async function handle(req: Request): Promise<void> {
       const seq = typeof req.seq === 'number' ? req.seq : 0;
-      const fail = (id: string, message: string, status: number) => reply({ status: 'FAIL', seq_reply: seq || undefined, error: appError(id, message, status) });
-      if (typeof req.action !== 'string' || req.action === '') return fail('api.web_socket_router.no_action.app_error', 'No websocket action.', 400);
-      if (!Number.isInteger(req.seq) || seq <= 0) return fail('api.web_socket_router.bad_seq.app_error', 'Invalid sequence for WebSocket message.', 400);
+      const fail = (err: AppError) => reply({ status: 'FAIL', seq_reply: seq || undefined, error: failure(err) });
+      if (typeof req.action !== 'string' || req.action === '') return fail(AppError.badRequest('api.web_socket_router.no_action.app_error', 'No websocket action.'));
+      if (!Number.isInteger(req.seq) || seq <= 0) return fail(AppError.badRequest('api.web_socket_router.bad_seq.app_error', 'Invalid sequence for WebSocket message.'));
       const data = req.data && typeof req.data === 'object' && !Array.isArray(req.data) ? req.data : {};
       if (req.action === 'authentication_challenge') {
         // Already authenticated: no answer at all, as in Mattermost.
@@ -219,47 +207,19 @@ export function attachWebSocket(server: Server, app: App, options: WebSocketOpti
         reply({ status: 'OK', seq_reply: seq });
         return;
       }
-      if (!conn) return fail('api.web_socket_router.not_authenticated.app_error', 'The connection is not authenticated.', 401);
-      const ok = (answer?: unknown) => reply({ status: 'OK', seq_reply: seq, ...(answer === undefined ? {} : { data: answer }) });
-      switch (req.action) {
-        case 'ping':
-          return ok({ text: 'pong', version: VERSION_ID, server_time: options.now(), node_id: '' });
-        case 'user_typing': {
-          const channelId = data.channel_id;
-          if (!isValidId(channelId)) return fail('api.websocket_handler.invalid_param.app_error', 'Invalid channel_id parameter.', 400);
-          const parentId = typeof data.parent_id === 'string' ? data.parent_id : '';
-          const userId = conn.session.userId;
-          // Claimed (per user, across their sockets) before the permission check, which waits on the database: a burst
-          // of requests gets one event.
-          if (hub.claimTyping(userId, channelId, options.now(), TYPING_INTERVAL_MS)) {
-            // Decided with the session as it is now, not as it was when the socket connected (roles change).
-            const session = await refresh(conn);
-            if (!session) return;
-            if (!(await app.channels.canPost(session, channelId))) {
-              hub.releaseTyping(userId, channelId);
-              return fail('api.context.permissions.app_error', 'You do not have the appropriate permissions.', 403);
-            }
-            app.realtime.typing(channelId, userId, parentId);
-          }
-          return ok();
-        }
-        case 'get_statuses':
-          return ok(await app.status.statuses(undefined));
-        case 'get_statuses_by_ids': {
-          const ids = Array.isArray(data.user_ids) ? data.user_ids.filter((x): x is string => typeof x === 'string') : [];
-          if (ids.length === 0) return fail('api.websocket_handler.invalid_param.app_error', 'Invalid user_ids parameter.', 400);
-          return ok(await app.status.statuses(ids.slice(0, 1000)));
-        }
-        case 'presence':
-        case 'posted_notify_ack':
-          return ok();
-        case 'user_update_active_status':
-          if (typeof data.user_is_active !== 'boolean') return fail('api.websocket_handler.invalid_param.app_error', 'Invalid user_is_active parameter.', 400);
-          await app.status.activity(conn.session.userId, data.user_is_active, data.manual === true);
-          return ok();
-        default:
-          return fail('api.web_socket_router.bad_action.app_error', `Unknown action: ${req.action.slice(0, 64)}.`, 500);
+      if (!conn) return fail(new AppError('api.web_socket_router.not_authenticated.app_error', 'The connection is not authenticated.', 401));
+      const action = actionNamed(req.action);
+      if (!action) return fail(unknownAction(req.action));
+      const current = conn;
+      let answer: unknown;
+      try {
+        answer = await action({ data, conn: current, app, hub, now: options.now, refresh: () => refresh(current) });
+      } catch (err) {
+        // An action's refusal is its reply; anything else is the server's failure (handle's caller answers busy).
+        if (err instanceof AppError) return fail(err);
+        throw err;
       }
+      if (answer !== NO_REPLY) reply({ status: 'OK', seq_reply: seq, ...(answer === undefined ? {} : { data: answer }) });
     }
 
     if (session) register(session, token, true);
@@ -284,42 +244,6 @@ function helloPrefix(conn: Connection, session: Session): string {
     connection_id: '',
     omit_connection_id: '',
   })},"seq":`;
-}
-
-/**
- * Cross-site WebSocket hijacking: a page elsewhere may open a socket here and the browser would send the session
- * cookie along. Mattermost's rule: no Origin (not a browser) is fine, `null` is not; otherwise the origin must be
- * the server itself (SiteURL when set, else the Host the request was sent to).
- */
-export function originAllowed(req: IncomingMessage, siteUrl: string): boolean {
-  const origin = req.headers.origin;
-  if (origin === undefined) return true;
-  if (origin === 'null') return false;
-  let o: URL;
-  try {
-    o = new URL(origin);
-  } catch {
-    return false;
-  }
-  if (siteUrl) {
-    try {
-      const site = new URL(siteUrl);
-      return o.protocol === site.protocol && o.host === site.host;
-    } catch {
-      return false;
-    }
-  }
-  return o.host === req.headers.host;
-}
-
-function refuse(socket: Duplex, status: number, id: string): void {
-  const body = JSON.stringify({ id, message: 'The WebSocket connection was refused.', detailed_error: '', request_id: '', status_code: status });
-  socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : status === 429 ? 'Too Many Requests' : status === 503 ? 'Service Unavailable' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-}
-
-/** The limiter stamps headers on a response; an upgrade has none to carry them. */
-function fakeResponse() {
-  return { setHeader: () => undefined } as never;
 }
 
 export { frameOf };

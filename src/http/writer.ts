@@ -1,4 +1,5 @@
-import type { ServerResponse } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { AppError } from '../model/app-error';
 import { DatabaseError } from '../model/store-errors';
 import { stringifyParts } from '../lib/raw-json';
@@ -117,5 +118,17 @@ export function writeError(res: ServerResponse, err: unknown, requestId: string,
   if (worthLogging(err, body)) (res.locals ??= {}).error = err;
   if (!res.headersSent) writeJson(res, body.status_code, body);
   else res.destroy();
+  return body;
+}
+
+/**
+ * An upgrade refused (GET /api/v4/websocket): the same error body, written as a whole HTTP response on the socket
+ * the upgrade arrived on (there is no ServerResponse for it), which is then closed.
+ */
+export function writeUpgradeError(socket: Duplex, err: unknown, requestId: string, developer = false): ErrorBody {
+  const body = errorBody(err, requestId, developer);
+  const json = JSON.stringify(body);
+  const status = body.status_code;
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`);
   return body;
 }

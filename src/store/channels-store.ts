@@ -215,6 +215,22 @@ export class ChannelsStore {
     return (await paged(q, page, perPage)).map(mapChannel);
   }
 
+  /**
+   * GetDeletedChannelsForTeam: the team's archived public channels and the archived private ones `userId` belongs to,
+   * by display name, as Mattermost's GetDeleted lists them.
+   */
+  async listDeleted(teamId: string, userId: string, page: number, perPage: number): Promise<Channel[]> {
+    const q = this.db('channels as c')
+      .where('c.team_id', teamId)
+      .where('c.delete_at', '>', 0)
+      .where((w) =>
+        w.where('c.type', 'O').orWhere((p) => p.where('c.type', 'P').whereIn('c.id', (sub) => sub.select('channel_id').from('channel_members').where('user_id', userId))),
+      )
+      .select('c.*')
+      .orderBy([{ column: 'c.display_name' }, { column: 'c.id' }]);
+    return (await paged(q, page, perPage)).map(mapChannel);
+  }
+
   /** The user's channels in a team, including direct and group channels (team-less), as Mattermost lists them. */
   async listForUser(teamId: string, userId: string, includeDeleted: boolean, lastDeleteAt: number): Promise<Channel[]> {
     const q = this.db('channels as c')
@@ -460,6 +476,32 @@ export class ChannelsStore {
       mentionCountRoot: num(r.mentionsRoot),
       markUnread: json<Record<string, string>>(r.notifyProps, {}).mark_unread ?? 'all',
     }));
+  }
+
+  /**
+   * SetPostUnread: the membership reads as last viewed just before `from` (a post's create_at). The live posts created
+   * from then on are unread: msg_count is the channel's total less them (Mattermost's UpdateLastViewedAtPost counts
+   * only the unread side), the mention counts are the caller's. False when there is no such membership.
+   */
+  async setUnreadFrom(channelId: string, userId: string, from: number, mentions: { all: number; root: number }, now: number): Promise<boolean> {
+    const [counted] = (await this.db('posts')
+      .where({ channel_id: channelId, delete_at: 0 })
+      .where('create_at', '>=', from)
+      .select(this.db.raw('COUNT(*) AS n'), this.db.raw("SUM(CASE WHEN root_id = '' THEN 1 ELSE 0 END) AS roots"))) as Row[];
+    const unread = num(counted?.n);
+    const unreadRoot = num(counted?.roots);
+    const less = (column: string, n: number) => this.db.raw(`(SELECT CASE WHEN ${column} > ? THEN ${column} - ? ELSE 0 END FROM channels WHERE channels.id = channel_members.channel_id)`, [n, n]);
+    const n = await this.db('channel_members')
+      .where({ channel_id: channelId, user_id: userId })
+      .update({
+        last_viewed_at: from - 1,
+        last_update_at: now,
+        mention_count: mentions.all,
+        mention_count_root: mentions.root,
+        msg_count: less('total_msg_count', unread),
+        msg_count_root: less('total_msg_count_root', unreadRoot),
+      });
+    return n > 0;
   }
 
   /** Marks the channels as read for the user: unread counts drop to zero, msg_count catches up with the channel. */

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import OpenAPIBackend, { type Context, type Document } from 'openapi-backend';
+import type OpenAPIBackend from 'openapi-backend';
+import type { Context } from 'openapi-backend';
 import { AppError, type Session } from '../model';
 import { bootSettings, loadBootConfig } from '../config/load';
 import { csrfError, findToken, passesCsrfCheck } from '../http/auth';
@@ -9,7 +10,7 @@ import { discardRest, readBody } from '../http/body';
 import { methodNotAllowed, readCheckedInput, routeNotFound, undecodableParam } from '../http/request-input';
 import { expressPath, specRoutes, type Route, type Spec } from '../http/spec-routes';
 import { stampResponse } from '../http/stamp';
-import { Validators } from '../http/validation';
+import { Validators, openContract } from '../http/validation';
 import { hookIdFromUrl, receivePayload, writeOk } from '../http/webhook-endpoint';
 import { writeError, writeJson } from '../http/writer';
 import { newId } from '../lib/ids';
@@ -91,12 +92,10 @@ export async function createMockListener(options: Omit<MockOptions, 'listen'> = 
   const validatePayload = createPayloadValidator(spec);
   // The server's routes in the server's order (src/http/spec-routes.ts), so a path matches the same operation.
   const routes = specRoutes(spec as unknown as Spec);
-  const validators = new Validators(spec as unknown as Spec, routes);
-
-  // openapi-backend: the operations and their mock answers; its own routing and validation are not used (Express
-  // routes, the server's stages validate).
-  const api = new OpenAPIBackend({ definition: structuredClone(spec) as unknown as Document, quick: true, validate: false });
-  await api.init();
+  // openapi-backend, as the server holds it: the operations, their validators (the server's request stage) and the
+  // mock answers; its own routing is not used (Express routes).
+  const api = await openContract(spec as unknown as Spec);
+  const validators = new Validators(api, routes);
   const mockHandler = async (c: Context, { res }: Args) => {
     const operationId = c.operation.operationId as string;
     const code = successCode(c.operation);

@@ -324,6 +324,10 @@ const rows: Record<string, Row[]> = {
     { name: 'of their team', call: () => ({ params: { team_id: world.teamId } }), member: 'ok' },
     { name: 'of a team they are not in', call: () => ({ params: { team_id: otherTeamId } }), member: 403 },
   ],
+  GetDeletedChannelsForTeam: [
+    { name: 'of their team', call: () => ({ params: { team_id: world.teamId } }), member: 'ok' },
+    { name: 'of a team they are not in', call: () => ({ params: { team_id: otherTeamId } }), member: 403 },
+  ],
   AutocompleteChannelsForTeam: [
     { name: 'in their team', call: () => ({ params: { team_id: world.teamId }, query: '?name=town' }), member: 'ok' },
     { name: 'in a team they are not in', call: () => ({ params: { team_id: otherTeamId }, query: '?name=town' }), member: 403 },
@@ -509,6 +513,11 @@ const rows: Record<string, Row[]> = {
   SetThreadUnreadByPostId: [
     { name: 'a thread in town square', call: async () => ({ params: { user_id: 'me', team_id: world.teamId, ...(await threadAndRoot(world.townSquareId)) } }), member: 'ok' },
     { name: 'a thread in a private channel they are not in', call: async () => ({ params: { user_id: 'me', team_id: world.teamId, ...(await threadAndRoot(privateId)) } }), member: 403 },
+  ],
+  SetPostUnread: [
+    { name: 'their own, a post in town square', call: () => ({ params: { user_id: 'me', post_id: adminPostId } }), member: 'ok' },
+    { name: "another user's", call: () => ({ params: { user_id: world.admin.id, post_id: adminPostId } }), member: 403 },
+    { name: 'their own, a post in a private channel they are not in', call: () => ({ params: { user_id: 'me', post_id: privatePostId } }), member: 403 },
   ],
   GetPostsAroundLastUnread: [
     { name: 'their own, in town square', call: () => ({ params: { user_id: 'me', channel_id: world.townSquareId } }), member: 'ok' },

@@ -62,8 +62,15 @@ export interface WatchedPage {
   errors: string[];
 }
 
-export async function openPage(browser: Browser, opts: { width?: number; height?: number } = {}): Promise<WatchedPage> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 }, locale: 'en-US', timezoneId: 'UTC' });
+export async function openPage(browser: Browser, opts: { width?: number; height?: number; colorScheme?: 'light' | 'dark'; hasTouch?: boolean } = {}): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    // The system's light or dark appearance (light unless asked), and a phone's touch screen.
+    colorScheme: opts.colorScheme ?? 'light',
+    hasTouch: opts.hasTouch ?? false,
+  });
   const page = await context.newPage();
   const dialogs: string[] = [];
   const errors: string[] = [];

@@ -45,7 +45,7 @@ export class Journeys {
     return this.server.url;
   }
 
-  async page(opts: { width?: number; height?: number } = {}): Promise<Page> {
+  async page(opts: { width?: number; height?: number; colorScheme?: 'light' | 'dark'; hasTouch?: boolean } = {}): Promise<Page> {
     const w = await openPage(this.browser, opts);
     const csp: string[] = [];
     w.page.on('console', (m: ConsoleMessage) => {

@@ -70,11 +70,15 @@ describeBrowser('web client: components rendered from a state object', () => {
       import { ChannelHeader } from './web/src/components/ChannelHeader';
       import { TypingIndicator } from './web/src/components/Typing';
       import { Login } from './web/src/components/Login';
+      import { SystemConsole } from './web/src/components/SystemConsole';
+      import { PostItem } from './web/src/components/Post';
       const components = {
         Sidebar: () => h(Sidebar, {}),
         ChannelHeader: (s) => h(ChannelHeader, { channel: s.channels[s.currentChannelId] }),
         Typing: (s) => h(TypingIndicator, { typingKey: s.currentChannelId }),
         Login: () => h(Login, {}),
+        SystemConsole: () => h(SystemConsole, {}),
+        Post: (s) => h(PostItem, { post: s.posts.byId.e1, continuation: false, replyContext: false }),
       };
       window.renderWith = async (name, patch) => {
         const state = { ...initialState, ...patch };
@@ -94,6 +98,8 @@ describeBrowser('web client: components rendered from a state object', () => {
       logLevel: 'silent',
       jsx: 'automatic',
       jsxImportSource: 'preact',
+      // Components import their area's CSS (web/src/styles/*.css); the probe renders markup only.
+      loader: { '.css': 'empty' },
       tsconfig: join(root, 'web', 'tsconfig.json'),
     });
     browser = await launchBrowser();
@@ -108,7 +114,7 @@ describeBrowser('web client: components rendered from a state object', () => {
 
   test('the sidebar lists the team, its channels sorted, the direct channel named for the other member, unread and mentions', async () => {
     const { text, html } = await render('Sidebar');
-    expect(text.split('\n').filter(Boolean)).toEqual(['Team A, team menu', 'Aalice, account menu', 'Channels', 'Secret Plans1, unread, 1 mention', 'Town Square', 'Direct messages', 'Bbob2, unread, 2 mentions']);
+    expect(text.split('\n').filter(Boolean)).toEqual(['Team A, team menu', 'Aalice, account menu', 'Channels', 'Add channels', 'Secret Plans1, unread, 1 mention', 'Town Square', 'Direct messages', 'Bbob2, unread, 2 mentions']);
     expect(html).toContain('href="/team-a/messages/@bob"');
     expect(html).toMatch(/aria-current="page"[^>]*data-channel="town-square"/);
   });
@@ -133,5 +139,24 @@ describeBrowser('web client: components rendered from a state object', () => {
     const { text } = await render('Login', { me: undefined, route: { kind: 'login', redirectTo: '' }, config: { SiteName: 'Acme Chat' }, loginNotice: 'Your session has ended. Please log in again.' });
     expect(text).toContain('Acme Chat');
     expect(text).toContain('Your session has ended. Please log in again.');
+  });
+
+  test('the system console: no permission for a member; its pages for a system admin', async () => {
+    const denied = await render('SystemConsole', { route: { kind: 'console', group: 'site_config', page: 'customization' } });
+    expect(denied.text).toContain('You do not have permission to access the System Console.');
+    expect(denied.html).not.toContain('Site Name');
+    const admin = await render('SystemConsole', { me: { ...user(ME, 'alice'), roles: 'system_user system_admin' }, route: { kind: 'console', group: 'site_config', page: 'customization' } });
+    expect(admin.text).toContain('Customization');
+    expect(admin.text).toContain('Integration Management');
+    expect(admin.html).toMatch(/aria-current="page"[^>]*>Customization</);
+  });
+
+  test('an ephemeral post says it is only visible to you and can be dismissed', async () => {
+    const post = { id: 'e1', create_at: 1, update_at: 1, delete_at: 0, user_id: ME, channel_id: 'c1'.padEnd(26, '1'), root_id: '', message: 'Only you see this', type: 'system_ephemeral', props: {} };
+    const { text, html } = await render('Post', { posts: { byId: { e1: post }, deleted: {}, channels: {}, threads: {} } });
+    expect(text).toContain('Only you see this');
+    expect(text).toContain('(Only visible to you)');
+    expect(html).toContain('aria-label="Dismiss message"');
+    expect(html).not.toContain('aria-label="Reply"');
   });
 });

@@ -1,5 +1,5 @@
 import createClient, { type Middleware } from 'openapi-fetch';
-import type { components, paths } from '../../generated/api';
+import type { paths } from '../../generated/api';
 
 /**
  * The REST client: openapi-fetch typed by the spec (generated/api.d.ts), so a change of the contract that breaks
@@ -8,15 +8,8 @@ import type { components, paths } from '../../generated/api';
  * web app does.
  */
 
-export type AppErrorBody = components['schemas']['AppError'];
-export type Channel = components['schemas']['Channel'];
-export type ChannelMember = components['schemas']['ChannelMember'];
-export type ClientConfig = components['schemas']['ClientConfig'];
-export type Post = components['schemas']['Post'];
-export type PostListBody = components['schemas']['PostList'];
-export type SlackAttachment = NonNullable<components['schemas']['SlackAttachment']>;
-export type Team = components['schemas']['Team'];
-export type User = components['schemas']['User'];
+export type { AppErrorBody, Channel, ChannelMember, ClientConfig, Post, Preference, PostListBody, SlackAttachment, Team, User } from './api-types';
+import type { AppErrorBody, Preference, User } from './api-types';
 
 /** An error answer of the server (an AppError body when the server sent one). */
 export class ApiError extends Error {
@@ -101,17 +94,17 @@ export const rest = {
   /** My memberships (read state) of a team's channels and of my direct channels, in one request. */
   myChannelMembers: (team_id: string) =>
     call(api.GET('/api/v4/users/{user_id}/teams/{team_id}/channels/members', { params: { path: { user_id: ME, team_id } } })),
-  /** Member count for the channel header (GetChannelStats: the channel's active members). */
-  memberCount: async (channel_id: string): Promise<{ count: number; more: boolean }> => {
+  /** Member count for the channel header, and the pinned count beside it (GetChannelStats, one request for both). */
+  memberCount: async (channel_id: string): Promise<{ count: number; more: boolean; pinned: number }> => {
     const stats = await call(api.GET('/api/v4/channels/{channel_id}/stats', { params: { path: { channel_id }, query: { exclude_files_count: true } } }));
-    return { count: stats.member_count, more: false };
+    return { count: stats.member_count, more: false, pinned: stats.pinnedpost_count };
   },
   view: (channel_id: string, prev_channel_id = '') => call(api.POST('/api/v4/channels/members/{user_id}/view', { params: { path: { user_id: ME } }, body: { channel_id, prev_channel_id } })),
   directChannel: (userIds: [string, string]) => call(api.POST('/api/v4/channels/direct', { body: userIds })),
   posts: (channel_id: string, query: { before?: string; since?: number; per_page?: number }) =>
     call(api.GET('/api/v4/channels/{channel_id}/posts', { params: { path: { channel_id }, query } })),
   thread: (post_id: string) => call(api.GET('/api/v4/posts/{post_id}/thread', { params: { path: { post_id } } })),
-  createPost: (body: { channel_id: string; message: string; root_id?: string; pending_post_id?: string }) => call(api.POST('/api/v4/posts', { body })),
+  createPost: (body: { channel_id: string; message: string; root_id?: string; pending_post_id?: string; file_ids?: string[] }) => call(api.POST('/api/v4/posts', { body })),
   patchPost: (post_id: string, message: string) => call(api.PUT('/api/v4/posts/{post_id}/patch', { params: { path: { post_id } }, body: { message } })),
   deletePost: (post_id: string) => call(api.DELETE('/api/v4/posts/{post_id}', { params: { path: { post_id } } })),
 
@@ -142,6 +135,11 @@ export const rest = {
       }),
     ),
   resetProfileImage: (user_id: string) => call(api.DELETE('/api/v4/users/{user_id}/image', { params: { path: { user_id } } })),
+
+  // Preferences (the theme: theme.ts).
+  preferences: (user_id: string) => call(api.GET('/api/v4/users/{user_id}/preferences', { params: { path: { user_id } } })),
+  savePreferences: (user_id: string, body: Preference[]) => call(api.PUT('/api/v4/users/{user_id}/preferences', { params: { path: { user_id } }, body })),
+  deletePreferences: (user_id: string, body: Preference[]) => call(api.POST('/api/v4/users/{user_id}/preferences/delete', { params: { path: { user_id } }, body })),
 };
 
 export type NewUser = { email: string; username: string; password: string };

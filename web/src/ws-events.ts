@@ -44,6 +44,15 @@ export type DirectAddedEvent = Received<Schemas['WebSocketEvent_DirectAdded']>;
 export type UserUpdatedEvent = Received<Schemas['WebSocketEvent_UserUpdated']>;
 export type AddedToTeamEvent = Received<Schemas['WebSocketEvent_AddedToTeam']>;
 export type LeaveTeamEvent = Received<Schemas['WebSocketEvent_LeaveTeam']>;
+export type ReactionAddedEvent = Received<Schemas['WebSocketEvent_ReactionAdded']>;
+export type ReactionRemovedEvent = Received<Schemas['WebSocketEvent_ReactionRemoved']>;
+export type PostUnreadEvent = Received<Schemas['WebSocketEvent_PostUnread']>;
+export type PreferencesChangedEvent = Received<Schemas['WebSocketEvent_PreferencesChanged']>;
+export type PreferencesDeletedEvent = Received<Schemas['WebSocketEvent_PreferencesDeleted']>;
+export type ChannelMemberUpdatedEvent = Received<Schemas['WebSocketEvent_ChannelMemberUpdated']>;
+export type StatusChangeEvent = Received<Schemas['WebSocketEvent_StatusChange']>;
+export type EphemeralMessageEvent = Received<Schemas['WebSocketEvent_EphemeralMessage']>;
+export type ConfigChangedEvent = Received<Schemas['WebSocketEvent_ConfigChanged']>;
 
 /** The events the client acts on. Every other event still counts in the numbering and is ignored. */
 export type HandledWsEvent =
@@ -62,7 +71,16 @@ export type HandledWsEvent =
   | DirectAddedEvent
   | UserUpdatedEvent
   | AddedToTeamEvent
-  | LeaveTeamEvent;
+  | LeaveTeamEvent
+  | ReactionAddedEvent
+  | ReactionRemovedEvent
+  | PostUnreadEvent
+  | PreferencesChangedEvent
+  | PreferencesDeletedEvent
+  | ChannelMemberUpdatedEvent
+  | StatusChangeEvent
+  | EphemeralMessageEvent
+  | ConfigChangedEvent;
 
 // Exactly the names of HandledWsEvent: a name missing here, or one the spec no longer has, is a type error.
 const HANDLED: Record<HandledWsEvent['event'], true> = {
@@ -82,6 +100,15 @@ const HANDLED: Record<HandledWsEvent['event'], true> = {
   user_updated: true,
   added_to_team: true,
   leave_team: true,
+  reaction_added: true,
+  reaction_removed: true,
+  post_unread: true,
+  preferences_changed: true,
+  preferences_deleted: true,
+  channel_member_updated: true,
+  status_change: true,
+  ephemeral_message: true,
+  config_changed: true,
 };
 
 /** Any frame with an event name and a number: a newer server's events, and malformed ones, reach the client too. */

@@ -19,6 +19,11 @@ export const GetPublicChannelsForTeam = authed<'GetPublicChannelsForTeam'>(async
   return ok(await app.channels.listPublic(path.team_id, page, perPage, session));
 });
 
+export const GetDeletedChannelsForTeam = authed<'GetDeletedChannelsForTeam'>(async ({ path, query, session, app }) => {
+  const { page, perPage } = paging(query);
+  return ok(await app.archivedChannels.list(path.team_id, page, perPage, session));
+});
+
 export const GetChannelsForTeamForUser = authed<'GetChannelsForTeamForUser'>(async ({ path, query, session, app }) =>
   ok(await app.channels.listForUser(path.user_id, path.team_id, query.include_deleted === true, query.last_delete_at ?? 0, session)),
 );

@@ -6,6 +6,7 @@ import * as commands from './commands';
 import * as files from './files';
 import * as outgoingHooks from './outgoing-hooks';
 import * as posts from './posts';
+import * as postUnread from './post-unread';
 import * as postActions from './post-actions';
 import * as preferences from './preferences';
 import * as reactions from './reactions';
@@ -22,4 +23,4 @@ import * as webhooks from './webhooks';
 import * as websocket from './websocket';
 
 /** Every operation of the spec, by operationId. `satisfies` makes a missing or misspelt one a compile error. */
-export const handlers = { ...system, ...users, ...sessions, ...status, ...teams, ...channels, ...categories, ...posts, ...postActions, ...preferences, ...threads, ...roles, ...userMemberships, ...reactions, ...files, ...search, ...webhooks, ...outgoingHooks, ...commands, ...bots, ...websocket } satisfies HandlerMap;
+export const handlers = { ...system, ...users, ...sessions, ...status, ...teams, ...channels, ...categories, ...posts, ...postUnread, ...postActions, ...preferences, ...threads, ...roles, ...userMemberships, ...reactions, ...files, ...search, ...webhooks, ...outgoingHooks, ...commands, ...bots, ...websocket } satisfies HandlerMap;

@@ -5,6 +5,7 @@ import { appStore } from '../state/app-store';
 import { dmPartner, readMember } from '../state/selectors';
 import { afterFirstScreen } from './background';
 import { catchUp, loadLatest } from './posts';
+import { leaveUnread, noteUnreadLine } from './unread';
 import { ensureUsers } from './users';
 
 /** A team's channel list, the viewer's memberships (read state) and the open channel. */
@@ -57,7 +58,7 @@ async function loadMembers(teamId: string, channelIds: string[]): Promise<void> 
     const next = { ...s.members };
     for (const member of members) {
       if (!wanted.has(member.channel_id)) continue;
-      next[member.channel_id] = member.channel_id === s.currentChannelId ? readMember(member, s.channels[member.channel_id]) : member;
+      next[member.channel_id] = member.channel_id === s.currentChannelId && !s.unread.manual[member.channel_id] ? readMember(member, s.channels[member.channel_id]) : member;
     }
     return { members: next };
   });
@@ -88,6 +89,10 @@ export function removeChannel(channelId: string): void {
 
 export async function openChannel(channelId: string): Promise<void> {
   const prev = appStore.get().currentChannelId;
+  // Where the unread posts start is read before the channel is viewed; a channel left that the user marked unread
+  // is not viewed on leaving (it stays unread, as asked).
+  const keepUnread = prev !== channelId && leaveUnread(prev);
+  const unreadLine = prev !== channelId ? noteUnreadLine(channelId) : Promise.resolve();
   appStore.set((s) => ({
     currentChannelId: channelId,
     rhs: prev !== channelId ? undefined : s.rhs,
@@ -96,8 +101,9 @@ export async function openChannel(channelId: string): Promise<void> {
   const list = appStore.get().posts.channels[channelId];
   if (!list?.loaded) await loadLatest(channelId);
   else if (appStore.get().ws !== 'open') await catchUp(channelId);
+  await unreadLine;
   if (appStore.get().currentChannelId !== channelId) return;
-  markViewed(channelId, prev);
+  markViewed(channelId, keepUnread ? '' : prev);
   refreshMemberCount(channelId);
 }
 
@@ -137,5 +143,7 @@ export function keepViewed(channelId: string): void {
 }
 
 export function isWatching(channelId: string): boolean {
-  return appStore.get().currentChannelId === channelId && document.visibilityState === 'visible';
+  const s = appStore.get();
+  // A channel the user marked unread stays unread while they look at it.
+  return s.currentChannelId === channelId && document.visibilityState === 'visible' && !s.unread.manual[channelId];
 }

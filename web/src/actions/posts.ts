@@ -1,5 +1,6 @@
 import { rest } from '../api';
 import { errorText } from '../error-text';
+import type { FileInfo } from '../files';
 import { sendTyping } from '../live/connection';
 import { dropChannel, markFailed, mergePosts, removeLocal, type ClientPost } from '../post-store';
 import { appStore } from '../state/app-store';
@@ -68,7 +69,8 @@ export async function catchUp(channelId: string): Promise<void> {
 
 let lastPendingAt = 0;
 
-export async function sendPost(channelId: string, message: string, rootId = ''): Promise<void> {
+/** Sends a message (with the files uploaded for it: their FileInfos show in the pending copy at once). */
+export async function sendPost(channelId: string, message: string, rootId = '', files: FileInfo[] = []): Promise<void> {
   const me = appStore.get().me;
   if (!me) return;
   const now = Math.max(Date.now(), lastPendingAt + 1);
@@ -87,6 +89,7 @@ export async function sendPost(channelId: string, message: string, rootId = ''):
     message,
     type: '',
     props: {},
+    ...(files.length ? { file_ids: files.map((f) => f.id), metadata: { files } } : {}),
     pending: true,
   };
   appStore.set((s) => ({ posts: mergePosts(s.posts, [local]) }));
@@ -95,7 +98,8 @@ export async function sendPost(channelId: string, message: string, rootId = ''):
 
 async function submit(local: ClientPost): Promise<void> {
   try {
-    const created = await rest.createPost({ channel_id: local.channel_id, message: local.message, root_id: local.root_id || undefined, pending_post_id: local.pending_post_id });
+    const fileIds = local.file_ids?.length ? local.file_ids : undefined;
+    const created = await rest.createPost({ channel_id: local.channel_id, message: local.message, root_id: local.root_id || undefined, pending_post_id: local.pending_post_id, file_ids: fileIds });
     appStore.set((s) => ({ posts: mergePosts(s.posts, [created]) }));
     appStore.set((s) => {
       const member = s.members[local.channel_id];

@@ -1,9 +1,13 @@
 import { rest, type Channel } from '../api';
 import { channelPath, loginPath, navigate, type Route } from '../router';
 import { appStore } from '../state/app-store';
+import { CONSOLE_PAGES, consolePath, findConsolePage } from '../console-settings';
+import { openUnlisted } from './channel-manage';
 import { addChannel, ensureTeamChannels, openChannel, removeChannel } from './channels';
 import { takeEarlyChannel } from './prefetch';
+import { openPermalink } from './permalink';
 import { joinByInvite } from './teams';
+import { openIntegrations } from './integrations';
 import { ensureUsers } from './users';
 
 /** What a route shows: the team and channel it names (loaded and opened), or why there is nothing to show. */
@@ -54,6 +58,12 @@ export async function routeTo(route: Route): Promise<void> {
   }
   const teams = state.teams;
   if (route.kind === 'createTeam') return;
+  if (route.kind === 'console') {
+    // The console is a page of its own (no channel open); `/admin_console` itself shows its first page.
+    appStore.set({ currentChannelId: undefined, rhs: undefined });
+    if (!findConsolePage(route.group, route.page)) navigate(consolePath(CONSOLE_PAGES[0]), { replace: true });
+    return;
+  }
   if (route.kind === 'account') {
     // Beside the settings the sidebar stays: the team shown last, or the first.
     const team = teams.find((t) => t.id === state.currentTeamId) ?? teams.find((t) => t.name === localStorage.getItem(LAST_PATH)?.split('/')[1]) ?? teams[0];
@@ -75,6 +85,11 @@ export async function routeTo(route: Route): Promise<void> {
     return;
   }
   if (route.kind === 'team') return navigate(channelPath(team.name, 'town-square'), { replace: true });
+  if (route.kind === 'permalink') return openPermalink(team, route.postId);
+  if (route.kind === 'integrations') {
+    appStore.set({ currentTeamId: team.id, currentChannelId: undefined, rhs: undefined });
+    return openIntegrations(team.id, route.view);
+  }
   appStore.set({ currentTeamId: team.id });
   // Resolves false when the list could not be fetched (the server is unreachable): said so, not "not found".
   const listLoad = ensureTeamChannels(team.id).then(
@@ -91,7 +106,7 @@ export async function routeTo(route: Route): Promise<void> {
       // The list decides membership: a channel it does not hold (left meanwhile) is left here too.
       void listLoad.then((loaded) => {
         const s = appStore.get();
-        if (loaded && s.currentChannelId === early.id && !(s.teamChannels[team.id] ?? []).includes(early.id)) removeChannel(early.id);
+        if (loaded && early.delete_at === 0 && s.currentChannelId === early.id && !(s.teamChannels[team.id] ?? []).includes(early.id)) removeChannel(early.id);
       });
     } else {
       if (!(await listLoad)) {
@@ -100,6 +115,8 @@ export async function routeTo(route: Route): Promise<void> {
       }
       const s = appStore.get();
       channel = (s.teamChannels[team.id] ?? []).map((id) => s.channels[id]).find((c) => c?.name === route.channel);
+      // Not in the sidebar: an archived channel (read-only), or a public one to join, as Mattermost's web app does.
+      if (!channel) channel = await openUnlisted(team.id, route.channel);
     }
   } else {
     try {

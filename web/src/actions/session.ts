@@ -9,6 +9,7 @@ import { appStore } from '../state/app-store';
 import { sortTeams } from '../state/selectors';
 import { holdBackground, releaseBackgroundWork } from './background';
 import { prefetchChannel } from './prefetch';
+import { loadTheme } from './theme';
 import { readRouteCache, routeTo } from './routing';
 import { forgetRequestedUsers } from './users';
 
@@ -71,11 +72,13 @@ async function startSession(me: User, config: Promise<ClientConfig>, teams: Prom
   holdBackground();
   appStore.set((s) => ({ me, users: { ...s.users, [me.id]: me } }));
   connectWebSocket(handleEvent);
+  // The theme is read beside the first screen's requests, so the shell shows in the user's theme.
+  const theme = loadTheme();
   // The config only refines rendering (overrides, the length limit): it is not waited for.
   void config.then((cfg) => appStore.set({ config: cfg }));
   appStore.set({ teams: sortTeams(await teams) });
   // The shell is rendered once, with the channel's posts in it (or after SHELL_WAIT_MS with what there is).
-  await Promise.race([routeTo(currentRoute()), new Promise((r) => setTimeout(r, SHELL_WAIT_MS))]);
+  await Promise.race([Promise.all([routeTo(currentRoute()), theme]), new Promise((r) => setTimeout(r, SHELL_WAIT_MS))]);
   appStore.set({ boot: 'ready' });
   releaseBackgroundWork();
 }

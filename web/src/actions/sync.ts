@@ -3,6 +3,7 @@ import { appStore } from '../state/app-store';
 import { refreshTeamChannels } from './channels';
 import { loadThread } from './panels';
 import { catchUp } from './posts';
+import { loadTheme } from './theme';
 
 /** After a new connection: refetch what events may have changed while none could arrive. */
 export async function resync(): Promise<void> {
@@ -15,7 +16,7 @@ export async function resync(): Promise<void> {
     for (const id of Object.keys(posts.channels)) if (id !== s.currentChannelId) posts = dropChannel(posts, id);
     return { posts };
   });
-  const jobs: Promise<unknown>[] = [];
+  const jobs: Promise<unknown>[] = [loadTheme()];
   if (teamId) jobs.push(refreshTeamChannels(teamId));
   const channelId = appStore.get().currentChannelId;
   if (channelId) jobs.push(catchUp(channelId));

@@ -6,7 +6,9 @@ import { followLink } from '../links';
 import { useStore } from '../state/use-store';
 import { UserAvatar } from './Avatar';
 import { ConfirmDialog } from './ConfirmDialog';
+import { ThemeSettings } from './ThemeSettings';
 import { FormField } from './FormField';
+import { NotificationSettings } from './NotificationSettings';
 
 /** The account settings (Mattermost's Profile and Security): picture, names, password, sessions. */
 
@@ -215,7 +217,9 @@ export function AccountSettings() {
           </p>
           <PictureSection me={me} />
           <ProfileSection me={me} />
+          <NotificationSettings me={me} />
           <PasswordSection />
+          <ThemeSettings />
           <SessionsSection />
         </div>
       </div>

@@ -1,20 +1,26 @@
-import { useEffect } from 'preact/hooks';
 import { retryBoot } from '../actions/session';
 import { channelTitle } from '../state/selectors';
 import { useStore } from '../state/use-store';
 import { followLink } from '../links';
 import { AccountSettings } from './AccountSettings';
+import { ArchivedNotice } from './ArchivedNotice';
+import { Integrations } from './Integrations';
 import { ChannelHeader } from './ChannelHeader';
 import { CreateTeam } from './CreateTeam';
 import { Composer } from './Composer';
+import { ChannelDropArea } from './ComposerFiles';
 import { Login } from './Login';
 import { Logo } from './Logo';
+import { NotifyBanner } from './NotifyBanner';
 import { PostList } from './PostList';
 import { RightPanel } from './Rhs';
 import { Signup } from './Signup';
 import { Sidebar } from './Sidebar';
+import { SystemConsole } from './SystemConsole';
 import { TeamBar } from './TeamBar';
+import { Drawer } from './Drawer';
 import { TypingIndicator } from './Typing';
+import { useTabStatus } from './tab-status';
 
 function Splash() {
   return (
@@ -94,48 +100,39 @@ function Center() {
   }
   const label = channel.type === 'D' ? `Write to ${title}` : `Write to ${channel.type === 'P' ? '' : '#'}${title}`;
   return (
-    <main class="center" id="main">
+    <ChannelDropArea channelId={channelId}>
       <ConnectionBanner />
+      <NotifyBanner />
       <ChannelHeader channel={channel} />
       <PostList channelId={channelId} />
       <TypingIndicator typingKey={channelId} />
-      <Composer channelId={channelId} label={label} placeholder={`${label}…`} />
-    </main>
+      {channel.delete_at > 0 ? <ArchivedNotice channel={channel} /> : <Composer channelId={channelId} label={label} placeholder={`${label}…`} />}
+    </ChannelDropArea>
   );
 }
 
+/** The tab's title (with the unread mention count) and favicon (with the unread dot): components/tab-status.ts. */
 function useDocumentTitle(): void {
-  const channel = useStore((s) => (s.currentChannelId ? s.channels[s.currentChannelId] : undefined));
-  const title = useStore((s) => (channel ? channelTitle(channel, s) : ''));
-  const team = useStore((s) => s.teams.find((t) => t.id === s.currentTeamId));
-  const mentions = useStore((s) => {
-    let n = 0;
-    for (const id of (s.currentTeamId && s.teamChannels[s.currentTeamId]) || []) if (id !== s.currentChannelId) n += s.members[id]?.mention_count ?? 0;
-    return n;
-  });
-  const account = useStore((s) => s.route.kind === 'account');
-  useEffect(() => {
-    // The settings screen names itself.
-    if (account) return;
-    const parts = [title && (channel?.type === 'O' ? title : title), team?.display_name, 'Parley'].filter(Boolean);
-    document.title = `${mentions ? `(${mentions}) ` : ''}${parts.join(' - ')}`;
-  }, [title, team, mentions, account]);
+  useTabStatus();
 }
 
 function Shell() {
   const rhs = useStore((s) => s.rhs);
   const account = useStore((s) => s.route.kind === 'account');
   const ws = useStore((s) => s.ws);
+  const integrations = useStore((s) => s.route.kind === 'integrations');
   useDocumentTitle();
   return (
     <div class={`shell${rhs ? ' shell--rhs' : ''}`} data-live={ws}>
       <a class="skip-link" href="#main">
         Skip to messages
       </a>
-      <TeamBar />
-      <Sidebar />
-      {account ? <AccountSettings /> : <Center />}
-      {rhs && !account && <RightPanel rhs={rhs} />}
+      <Drawer>
+        <TeamBar />
+        <Sidebar />
+      </Drawer>
+      {account ? <AccountSettings /> : integrations ? <Integrations /> : <Center />}
+      {rhs && !account && !integrations && <RightPanel rhs={rhs} />}
     </div>
   );
 }
@@ -145,14 +142,16 @@ export function App() {
   const route = useStore((s) => s.route);
   const me = useStore((s) => s.me);
   const routeError = useStore((s) => s.routeError);
+  const config = useStore((s) => s.config);
   if (boot === 'loading') return <Splash />;
   if (boot === 'down') return <ServerDown />;
   if (!me && route.kind === 'signup') return <Signup />;
   if (route.kind === 'login' || !me) {
-    document.title = 'Log in - Parley';
+    document.title = `Log in - ${config.SiteName || 'Parley'}`;
     return <Login />;
   }
   if (route.kind === 'createTeam') return <CreateTeam />;
+  if (route.kind === 'console') return <SystemConsole />;
   // Signed in, an invite link is being used (routing joins its team and moves on).
   if (route.kind === 'signup') return routeError ? <Shell /> : <Splash />;
   return <Shell />;

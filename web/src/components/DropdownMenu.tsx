@@ -22,7 +22,8 @@ export function DropdownMenu(props: {
       if (!ref.current?.contains(e.target as Node)) setOpen(false);
     };
     document.addEventListener('mousedown', onDoc);
-    ref.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    // menuitem, menuitemradio or menuitemcheckbox: the first item whatever its kind.
+    ref.current?.querySelector<HTMLElement>('[role^="menuitem"]')?.focus();
     return () => document.removeEventListener('mousedown', onDoc);
   }, [open]);
   return (

@@ -3,15 +3,20 @@ import { fullDateTime, timeOf } from '../format';
 import { emojify } from '../markdown';
 import type { ClientPost } from '../post-store';
 import { isFromBot, isFromWebhook, isSystemPost } from '../post-rows';
+import { dismissEphemeral } from '../actions/ephemeral';
 import { openCard, openThread } from '../actions/panels';
 import { deletePost, discardPost, editPost, retryPost } from '../actions/posts';
 import { isSystemAdmin } from '../state/selectors';
 import { useStore } from '../state/use-store';
 import { Attachments } from './Attachments';
-import { PostAvatar, usePostAuthor } from './Avatar';
+import { PostFiles } from './PostFiles';
+import { usePostAuthor } from './Avatar';
 import { ConfirmDialog } from './ConfirmDialog';
-import { EditIcon, InfoIcon, ReplyIcon, TrashIcon } from './icons';
+import { CloseIcon, EditIcon, InfoIcon, ReplyIcon, TrashIcon } from './icons';
 import { Markdown } from './Markdown';
+import { PinnedTag, PostMenu } from './PostMenu';
+import { AddReactionButton, PostReactions } from './Reactions';
+import { PostAvatarWithStatus } from './Status';
 import { rememberOpener } from './focus';
 
 export interface PostProps {
@@ -89,6 +94,7 @@ function EditBox({ post, onDone }: { post: ClientPost; onDone: () => void }) {
 
 export function PostItem({ post, continuation, replyContext, inThread, replyCount = 0 }: PostProps) {
   const meId = useStore((s) => s.me?.id ?? '');
+  const highlighted = useStore((s) => s.highlightPostId === post.id);
   const isAdmin = useStore(isSystemAdmin);
   const author = usePostAuthor(post);
   const [editing, setEditing] = useState(false);
@@ -102,6 +108,8 @@ export function PostItem({ post, continuation, replyContext, inThread, replyCoun
   const card = cardOf(post);
   const mine = post.user_id === meId;
   const local = post.pending || post.failed;
+  // Shown to this user only, never stored: no reply, edit or delete, only dismissed.
+  const ephemeral = post.type === 'system_ephemeral';
   const canEdit = mine && !webhook && !local && !isSystemPost(post);
   const canDelete = (mine || isAdmin) && !local;
   const classes = ['post'];
@@ -109,17 +117,21 @@ export function PostItem({ post, continuation, replyContext, inThread, replyCoun
   if (post.pending) classes.push('post--pending');
   if (post.failed) classes.push('post--failed');
   if (webhook) classes.push('post--webhook');
+  if (ephemeral) classes.push('post--ephemeral');
+  if (highlighted) classes.push('post--highlight');
   const shown = timeOf(post.create_at);
   const time = <time class="post__time" dateTime={new Date(post.create_at).toISOString()} title={fullDateTime(post.create_at)}>{shown}</time>;
   return (
     <article class={classes.join(' ')} data-post-id={post.id} aria-label={`${author}${bot ? ' (bot)' : ''}, ${shown}`}>
-      <div class="post__gutter">{continuation ? <span class="post__hover-time">{time}</span> : <PostAvatar post={post} />}</div>
+      <div class="post__gutter">{continuation ? <span class="post__hover-time">{time}</span> : <PostAvatarWithStatus post={post} />}</div>
       <div class="post__content">
         {!continuation && (
           <div class="post__header">
             <span class="post__author">{author}</span>
             {bot && <span class="bot-tag">BOT</span>}
             {time}
+            {post.is_pinned && <PinnedTag />}
+            {ephemeral && <span class="post__ephemeral">(Only visible to you)</span>}
             {card && (
               <button type="button" class="icon-button post__card-button" aria-label="Show card" title="Show card" onClick={(e) => { rememberOpener(e.currentTarget); openCard(post.id); }}>
                 <InfoIcon size={16} />
@@ -127,6 +139,7 @@ export function PostItem({ post, continuation, replyContext, inThread, replyCoun
             )}
           </div>
         )}
+        {continuation && post.is_pinned && <PinnedTag />}
         {replyContext && post.root_id && <ReplyContext rootId={post.root_id} />}
         {editing ? (
           <EditBox post={post} onDone={() => setEditing(false)} />
@@ -134,7 +147,9 @@ export function PostItem({ post, continuation, replyContext, inThread, replyCoun
           post.message !== '' && <Markdown class="post__message" text={post.message} />
         )}
         {!editing && (post.edit_at ?? 0) > 0 && <span class="post__edited" title={fullDateTime(post.edit_at as number)}>Edited</span>}
+        <PostFiles metadata={post.metadata} />
         <Attachments attachments={post.props?.attachments} postId={post.id} clickable={!local && post.type !== 'system_ephemeral'} />
+        {!local && !ephemeral && <PostReactions post={post} onError={setError} />}
         {post.failed && (
           <div class="post__failed" role="alert">
             Message failed to send.{' '}
@@ -150,8 +165,16 @@ export function PostItem({ post, continuation, replyContext, inThread, replyCoun
           </button>
         )}
       </div>
-      {!local && !editing && (
+      {ephemeral && (
+        <div class="post__actions" role="group" aria-label="Message actions">
+          <button type="button" class="icon-button" aria-label="Dismiss message" title="Dismiss" onClick={() => dismissEphemeral(post.id)}>
+            <CloseIcon size={16} />
+          </button>
+        </div>
+      )}
+      {!local && !editing && !ephemeral && (
         <div class="post__actions" ref={actionsRef} role="group" aria-label="Message actions">
+          <AddReactionButton postId={post.id} onError={setError} />
           {!inThread && (
             <button type="button" class="icon-button" aria-label="Reply" title="Reply" onClick={(e) => { rememberOpener(e.currentTarget); openThread(post.root_id || post.id); }}>
               <ReplyIcon size={16} />
@@ -167,6 +190,7 @@ export function PostItem({ post, continuation, replyContext, inThread, replyCoun
               <TrashIcon size={16} />
             </button>
           )}
+          <PostMenu post={post} onError={setError} />
         </div>
       )}
       {confirming && (

@@ -1,11 +1,13 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { buildRows } from '../post-rows';
 import { loadOlder } from '../actions/posts';
 import { channelTitle } from '../state/selectors';
-import { useStore } from '../state/use-store';
+import { StoreContext, useStore } from '../state/use-store';
 import { DateSeparator } from './DateSeparator';
 import { ArrowDownIcon } from './icons';
 import { PostItem } from './Post';
+import { JumpToNewMessages, NewMessagesLine, useLineOutOfView } from './NewMessages';
+import { firstUnreadId } from '../actions/unread';
 
 /** Marks, once per page load, the moment the first channel's posts are on screen (the first-load figure). */
 let firstPostsMarked = false;
@@ -123,6 +125,44 @@ export function PostList({ channelId }: { channelId: string }) {
     if (wantsOlder && list?.loaded && limit === Infinity && list.hasOlder && !loadingOlder) void loadOlder(channelId);
   }, [list, loadingOlder, channelId, limit]);
 
+  // A permalink's post: brought into view once it is rendered (the list then stops following the bottom).
+  const highlight = useStore((s) => s.highlightPostId);
+  const shownHighlight = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (!highlight) shownHighlight.current = undefined;
+    if (!highlight || shownHighlight.current === highlight) return;
+    const el = content.current?.querySelector(`[data-post-id="${CSS.escape(highlight)}"]`);
+    if (!el) return;
+    shownHighlight.current = highlight;
+    atBottom.current = false;
+    el.scrollIntoView({ block: 'center' });
+    if (scroller.current) before.current = { ...before.current, height: scroller.current.scrollHeight, top: scroller.current.scrollTop };
+  }, [highlight, rows]);
+
+  // The "New messages" line (actions/unread.ts) and, when it is out of view above, "Jump to new messages".
+  const store = useContext(StoreContext);
+  const lineAt = useStore((s) => s.unread.line[channelId]);
+  const meId = useStore((s) => s.me?.id ?? '');
+  const firstUnread = useMemo(() => firstUnreadId(ids ?? [], byId, lineAt, meId), [ids, byId, lineAt, meId]);
+  const oldestHeld = ids?.length ? byId[ids[0]] : undefined;
+  // More unread posts than the page holds: the line is further back than what is loaded.
+  const lineNotLoaded = lineAt !== undefined && !firstUnread && !!list?.hasOlder && !!oldestHeld && oldestHeld.create_at > lineAt;
+  const lineAbove = useLineOutOfView(scroller, !!firstUnread, `${firstUnread}:${rows.length}`);
+  const jumpToNew = async () => {
+    for (let i = 0; i < 20 && !scroller.current?.querySelector('[data-new-messages]'); i++) {
+      const held = store.get().posts.channels[channelId];
+      if (!held?.hasOlder) break;
+      setLimit(Infinity);
+      await loadOlder(channelId);
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+    const line = scroller.current?.querySelector('[data-new-messages]');
+    if (!line) return;
+    atBottom.current = false;
+    line.scrollIntoView({ block: 'start' });
+    if (scroller.current) before.current = { ...before.current, height: scroller.current.scrollHeight, top: scroller.current.scrollTop };
+  };
+
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
@@ -153,11 +193,13 @@ export function PostList({ channelId }: { channelId: string }) {
             row.kind === 'date' ? (
               <DateSeparator key={row.key} day={row.day} />
             ) : (
-              <PostItem key={row.key} post={byId[row.id]} continuation={row.continuation} replyContext={row.replyContext} replyCount={Math.max(byId[row.id]?.reply_count ?? 0, replyCounts[row.id] ?? 0)} />
+              [row.id === firstUnread && <NewMessagesLine key="new-messages" />,
+              <PostItem key={row.key} post={byId[row.id]} continuation={row.continuation} replyContext={row.replyContext} replyCount={Math.max(byId[row.id]?.reply_count ?? 0, replyCounts[row.id] ?? 0)} />]
             ),
           )}
         </div>
       </div>
+      {(lineAbove || lineNotLoaded) && <JumpToNewMessages onJump={() => void jumpToNew()} />}
       {unseen > 0 && (
         <button type="button" class="new-messages" onClick={scrollToBottom}>
           <ArrowDownIcon size={14} /> New messages

@@ -10,6 +10,8 @@ import { useStore } from '../state/use-store';
 import { PostAvatar, usePostAuthor } from './Avatar';
 import { Composer } from './Composer';
 import { returnFocus } from './focus';
+import { SearchResults } from './Search';
+import { PinnedPanel } from './PinnedPanel';
 import { CloseIcon } from './icons';
 import { Markdown } from './Markdown';
 import { DateSeparator } from './DateSeparator';
@@ -112,5 +114,13 @@ function CardPanel({ postId }: { postId: string }) {
 }
 
 export function RightPanel({ rhs }: { rhs: RhsState }) {
+  if (rhs.kind === 'pinned') return <PinnedPanel channelId={rhs.channelId} />;
+  if (rhs.kind === 'search') {
+    return (
+      <Panel title="Search Results" closeLabel="Close search results">
+        <SearchResults />
+      </Panel>
+    );
+  }
   return rhs.kind === 'thread' ? <ThreadPanel rootId={rhs.rootId} /> : <CardPanel postId={rhs.postId} />;
 }

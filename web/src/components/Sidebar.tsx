@@ -1,13 +1,19 @@
-import { useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import type { Channel, Team } from '../api';
+import { ensureIntegrationRights } from '../actions/integrations';
 import { logout } from '../actions/session';
+import { integrationsPath } from '../integrations-routes';
 import { dmPath, followLink } from '../links';
 import { channelPath, navigate } from '../router';
-import { channelTitle, dmPartner, isUnread } from '../state/selectors';
+import { channelTitle, dmPartner, isSystemAdmin, isUnread } from '../state/selectors';
+import { isMuted } from '../notify';
 import { useStore } from '../state/use-store';
-import { UserAvatar } from './Avatar';
 import { DropdownMenu } from './DropdownMenu';
 import { InviteDialog } from './InviteDialog';
+import { DndCustomDialog, STATUS_NAMES, StatusAvatar, StatusMenuItems, useMyStatus } from './Status';
+import { AddChannelsMenu, DmPickerButton } from './SidebarActions';
+import { TeamDialogs, TeamMenuItems, type TeamDialog } from './TeamDialogs';
 import { ChevronDownIcon, HashIcon, LockIcon } from './icons';
 
 function ChannelLink({ channel, teamName }: { channel: Channel; teamName: string }) {
@@ -16,15 +22,19 @@ function ChannelLink({ channel, teamName }: { channel: Channel; teamName: string
   const title = useStore((s) => channelTitle(channel, s));
   const meId = useStore((s) => s.me?.id ?? '');
   const partner = useStore((s) => (channel.type === 'D' ? s.users[dmPartner(channel, meId)] : undefined));
-  const unread = isUnread(channel, member) && !active;
+  // The open channel reads as unread only when the user marked it so (Mark as Unread).
+  const manual = useStore((s) => s.unread.manual[channel.id] === true);
+  const unread = isUnread(channel, member) && (!active || manual);
   const unreadCount = Math.max(0, (channel.total_msg_count ?? 0) - (member?.msg_count ?? 0));
   // Every direct message counts as a mention, as in Mattermost.
   const mentions = active ? 0 : channel.type === 'D' ? unreadCount : member?.mention_count ?? 0;
   const href = channel.type === 'D' && partner ? dmPath(teamName, partner.username) : channelPath(teamName, channel.name);
-  const icon = channel.type === 'D' ? <UserAvatar userId={dmPartner(channel, meId)} size={20} /> : channel.type === 'P' ? <LockIcon size={16} /> : <HashIcon size={16} />;
+  const icon = channel.type === 'D' ? <StatusAvatar userId={dmPartner(channel, meId)} size={20} /> : channel.type === 'P' ? <LockIcon size={16} /> : <HashIcon size={16} />;
   const cls = ['sidebar__item'];
   if (active) cls.push('is-active');
   if (unread) cls.push('is-unread');
+  // Muted (mark_unread "mention"): dimmed and not bold; mentions still counted (notifications.css).
+  if (isMuted(member)) cls.push('is-muted');
   return (
     <li>
       <a class={cls.join(' ')} href={href} aria-current={active ? 'page' : undefined} data-channel={channel.name} onClick={(e) => followLink(e, href)}>
@@ -41,11 +51,14 @@ function ChannelLink({ channel, teamName }: { channel: Channel; teamName: string
   );
 }
 
-function Section({ title, channels, teamName }: { title: string; channels: Channel[]; teamName: string }) {
+function Section({ title, channels, teamName, action }: { title: string; channels: Channel[]; teamName: string; action?: ComponentChildren }) {
   const id = `section-${title.toLowerCase().replace(/\W+/g, '-')}`;
   return (
     <section class="sidebar__section" aria-labelledby={id}>
-      <h2 id={id} class="sidebar__section-title">{title}</h2>
+      <div class="sidebar__section-head">
+        <h2 id={id} class="sidebar__section-title">{title}</h2>
+        {action}
+      </div>
       <ul class="sidebar__list">
         {channels.map((c) => (
           <ChannelLink key={c.id} channel={c} teamName={teamName} />
@@ -57,17 +70,21 @@ function Section({ title, channels, teamName }: { title: string; channels: Chann
 
 function UserMenu() {
   const me = useStore((s) => s.me);
+  const { status } = useMyStatus();
+  const [customDnd, setCustomDnd] = useState(false);
+  const [statusError, setStatusError] = useState('');
   if (!me) return null;
   return (
+    <>
     <DropdownMenu
       class="user-menu"
       buttonClass="user-menu__button"
       menuLabel="Account"
       button={
         <>
-          <UserAvatar userId={me.id} size={24} />
+          <StatusAvatar userId={me.id} size={24} />
           <span class="user-menu__name">{me.username}</span>
-          <span class="sr-only">, account menu</span>
+          <span class="sr-only">{`${status ? `, ${STATUS_NAMES[status]}` : ''}, account menu`}</span>
           <ChevronDownIcon size={16} />
         </>
       }
@@ -77,6 +94,7 @@ function UserMenu() {
           <div class="menu__label" role="presentation">
             Signed in as <strong>@{me.username}</strong>
           </div>
+          <StatusMenuItems close={close} onCustomDnd={() => setCustomDnd(true)} onError={setStatusError} />
           <button
             type="button"
             role="menuitem"
@@ -94,12 +112,26 @@ function UserMenu() {
         </>
       )}
     </DropdownMenu>
+    {customDnd && <DndCustomDialog onClose={() => setCustomDnd(false)} />}
+    {statusError && (
+      <p class="form-error status-error" role="alert">
+        {statusError}
+      </p>
+    )}
+    </>
   );
 }
 
 /** The team's name, as a menu: invite people (the team's invite link), create another team. */
 function TeamMenu({ team }: { team: Team }) {
   const [inviting, setInviting] = useState(false);
+  const [teamDialog, setTeamDialog] = useState<TeamDialog>();
+  const admin = useStore(isSystemAdmin);
+  // Integrations: for the team's admins and system admins only (actions/integrations.ts asks the server once).
+  const integrations = useStore((s) => s.integrations.canManage[team.id] === true);
+  useEffect(() => {
+    void ensureIntegrationRights(team.id);
+  }, [team.id]);
   return (
     <>
       <DropdownMenu
@@ -140,10 +172,38 @@ function TeamMenu({ team }: { team: Team }) {
             >
               Create a team
             </button>
+            <TeamMenuItems team={team} close={close} open={setTeamDialog} />
+            {integrations && (
+              <button
+                type="button"
+                role="menuitem"
+                class="menu__item"
+                onClick={() => {
+                  close();
+                  navigate(integrationsPath(team.name, { page: 'home' }));
+                }}
+              >
+                Integrations
+              </button>
+            )}
+            {admin && (
+              <button
+                type="button"
+                role="menuitem"
+                class="menu__item"
+                onClick={() => {
+                  close();
+                  navigate('/admin_console');
+                }}
+              >
+                System Console
+              </button>
+            )}
           </>
         )}
       </DropdownMenu>
       {inviting && <InviteDialog team={team} onClose={() => setInviting(false)} />}
+      <TeamDialogs team={team} dialog={teamDialog} onClose={() => setTeamDialog(undefined)} />
     </>
   );
 }
@@ -167,8 +227,8 @@ export function Sidebar() {
         <UserMenu />
       </div>
       <div class="sidebar__scroll">
-        {team && <Section title="Channels" channels={open} teamName={team.name} />}
-        {team && direct.length > 0 && <Section title="Direct messages" channels={direct} teamName={team.name} />}
+        {team && <Section title="Channels" channels={open} teamName={team.name} action={<AddChannelsMenu teamId={team.id} teamName={team.name} />} />}
+        {team && <Section title="Direct messages" channels={direct} teamName={team.name} action={<DmPickerButton teamId={team.id} />} />}
       </div>
     </nav>
   );

@@ -24,3 +24,13 @@ export const ChevronDownIcon = (p: IconProps) => svg(<path fill="currentColor" d
 export const ArrowDownIcon = (p: IconProps) => svg(<path fill="currentColor" d="M11 4h2v12l5.5-5.5 1.4 1.4L12 19.8l-7.9-7.9 1.4-1.4L11 16V4Z" />, p);
 export const EditIcon = (p: IconProps) => svg(<path fill="currentColor" d="M14.1 5.1 18.9 9.9 8.8 20H4v-4.8L14.1 5.1Zm0 2.8L6 16v2h2l8.1-8.1-2-2Zm2.8-4.7a1.5 1.5 0 0 1 2.1 0l1.8 1.8a1.5 1.5 0 0 1 0 2.1l-1.3 1.3-3.9-3.9 1.3-1.3Z" />, p);
 export const TrashIcon = (p: IconProps) => svg(<path fill="currentColor" d="M9 3h6l1 2h4v2H4V5h4l1-2Zm-3 6h12l-1 11a2 2 0 0 1-2 2H9a2 2 0 0 1-2-2L6 9Zm2.2 2 .8 9h6l.8-9H8.2Z" />, p);
+export const MenuIcon = (p: IconProps) => svg(<path fill="currentColor" d="M3 6h18v2H3V6Zm0 5h18v2H3v-2Zm0 5h18v2H3v-2Z" />, p);
+export const AttachIcon = (p: IconProps) => svg(<path fill="currentColor" d="M16.5 6v11.5a4.5 4.5 0 0 1-9 0V5a3 3 0 0 1 6 0v10.5a1.5 1.5 0 0 1-3 0V6H9v9.5a3 3 0 0 0 6 0V5a4.5 4.5 0 0 0-9 0v12.5a6 6 0 0 0 12 0V6h-1.5Z" />, p);
+export const DownloadIcon = (p: IconProps) => svg(<path fill="currentColor" d="M11 3h2v10.2l3.6-3.6 1.4 1.4-6 6-6-6 1.4-1.4 3.6 3.6V3ZM5 19h14v2H5v-2Z" />, p);
+export const SearchIcon = (p: IconProps) => svg(<path fill="currentColor" d="M10 3a7 7 0 0 1 5.6 11.2l5.1 5.1-1.4 1.4-5.1-5.1A7 7 0 1 1 10 3Zm0 2a5 5 0 1 0 0 10 5 5 0 0 0 0-10Z" />, p);
+export const ChevronLeftIcon = (p: IconProps) => svg(<path fill="currentColor" d="M15.4 7.4 10.8 12l4.6 4.6L14 18l-6-6 6-6 1.4 1.4Z" />, p);
+export const ChevronRightIcon = (p: IconProps) => svg(<path fill="currentColor" d="M8.6 16.6 13.2 12 8.6 7.4 10 6l6 6-6 6-1.4-1.4Z" />, p);
+export const PlusIcon = (p: IconProps) => svg(<path fill="currentColor" d="M11 5h2v6h6v2h-6v6h-2v-6H5v-2h6V5Z" />, p);
+export const ArchiveIcon = (p: IconProps) => svg(<path fill="currentColor" d="M3 3h18v5h-1v12a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V8H3V3Zm3 5v11h12V8H6Zm-1-3v1h14V5H5Zm4 5h6v2H9v-2Z" />, p);
+export const SmileIcon = (p: IconProps) => svg(<path fill="currentColor" d="M12 2a10 10 0 1 1 0 20 10 10 0 0 1 0-20Zm0 2a8 8 0 1 0 0 16 8 8 0 0 0 0-16Zm-4 9h8a4 4 0 0 1-8 0Zm1-5a1.5 1.5 0 1 1 0 3 1.5 1.5 0 0 1 0-3Zm6 0a1.5 1.5 0 1 1 0 3 1.5 1.5 0 0 1 0-3Z" />, p);
+export const PinIcon = (p: IconProps) => svg(<path fill="currentColor" d="M16 3v2h-1v5.2l3 3V15h-5v6l-1 1-1-1v-6H6v-1.8l3-3V5H8V3h8Zm-3 2h-2v6l-2.2 2h6.4L13 11V5Z" />, p);

@@ -1,14 +1,24 @@
-import { rest, type Post, type User } from '../api';
+import { rest, type Channel, type ChannelMember, type Post, type User } from '../api';
+import { markArchived } from '../actions/channel-manage';
 import { addChannel, isWatching, keepViewed, refreshMemberCount, refreshTeamChannels, removeChannel } from '../actions/channels';
+import { addEphemeral } from '../actions/ephemeral';
 import { closeRhs } from '../actions/panels';
 import { catchUp } from '../actions/posts';
 import { resync } from '../actions/sync';
+import { preferencesChanged, preferencesDeleted } from '../actions/theme';
 import { ensureUsers } from '../actions/users';
+import { postChanged } from '../actions/pins';
+import { reactionAdded, reactionRemoved } from '../actions/reactions';
+import { statusChanged } from '../actions/status';
+import { markedUnread } from '../actions/unread';
+import type { Reaction } from '../reactions';
 import { mergePosts } from '../post-store';
+import { navigate } from '../router';
 import { appStore } from '../state/app-store';
 import type { TypingEntry } from '../state/app-state';
 import { readMember, sortTeams } from '../state/selectors';
 import { handled, nested, type WsEvent } from '../ws-events';
+import { notifyPosted, setOwnStatus } from './desktop-notify';
 
 /**
  * What the WebSocket's events change: posts, unread and mention counts, typing, channel membership, users. The
@@ -45,11 +55,18 @@ export function handleEvent(frame: WsEvent): void {
       const post = nested<Post>(event.data.post);
       if (!post?.id) return;
       onPosted(post, mentionsMe(event.data.mentions, me.id), event.data.channel_type === 'D');
+      void notifyPosted(post, {
+        mentioned: mentionsMe(event.data.mentions, me.id),
+        senderName: text(event.data.sender_name),
+        channelDisplayName: text(event.data.channel_display_name),
+        channelType: text(event.data.channel_type),
+      });
       return;
     }
     case 'post_edited': {
       const post = nested<Post>(event.data.post);
-      if (post?.id) appStore.set((s) => ({ posts: mergePosts(s.posts, [post]) }));
+      // Through pins: a change of is_pinned moves the channel's pinned list and count too.
+      if (post?.id) postChanged(post);
       return;
     }
     case 'post_deleted': {
@@ -91,22 +108,87 @@ export function handleEvent(frame: WsEvent): void {
       else if (channelId === currentChannelId) refreshMemberCount(channelId);
       return;
     }
+    case 'channel_updated': {
+      // The new header, purpose or name, at once where the channel is shown.
+      const channel = nested<Channel>(event.data.channel);
+      if (channel?.id) appStore.set((s) => ({ channels: { ...s.channels, [channel.id]: { ...s.channels[channel.id], ...channel } } }));
+      if (currentTeamId) void refreshTeamChannels(currentTeamId);
+      return;
+    }
+    case 'channel_deleted': {
+      // Archived: out of the sidebar; where it is open it stays, read-only.
+      const channelId = text(event.data.channel_id);
+      if (channelId) markArchived(channelId, typeof event.data.delete_at === 'number' ? event.data.delete_at : Date.now());
+      if (currentTeamId) void refreshTeamChannels(currentTeamId);
+      return;
+    }
+    case 'leave_team': {
+      // Removed from the team one is looking at: the page moves to another team (or to "No teams yet").
+      const left = text(event.data.user_id) === me.id && text(event.data.team_id) === currentTeamId;
+      void rest.myTeams().then((teams) => {
+        appStore.set({ teams: sortTeams(teams) });
+        if (left) navigate('/', { replace: true });
+      }, () => undefined);
+      if (currentTeamId && !left) void refreshTeamChannels(currentTeamId);
+      return;
+    }
     case 'channel_created':
-    case 'channel_updated':
-    case 'channel_deleted':
     case 'direct_added':
     case 'added_to_team':
-    case 'leave_team':
       if (currentTeamId) void refreshTeamChannels(currentTeamId);
-      if (event.event === 'added_to_team' || event.event === 'leave_team') void rest.myTeams().then((teams) => appStore.set({ teams: sortTeams(teams) }), () => undefined);
+      if (event.event === 'added_to_team') void rest.myTeams().then((teams) => appStore.set({ teams: sortTeams(teams) }), () => undefined);
       return;
     case 'user_updated': {
       const user = event.data.user;
       if (typeof user === 'object' && user !== null && typeof user.id === 'string' && user.id) {
-        appStore.set((s) => ({ users: { ...s.users, [user.id]: { ...s.users[user.id], ...user } } }));
+        // The viewer's own copy carries their settings (notify_props): `me` follows it.
+        appStore.set((s) => ({ users: { ...s.users, [user.id]: { ...s.users[user.id], ...user } }, ...(user.id === me.id ? { me: { ...s.me, ...user } } : {}) }));
       }
       return;
     }
+    case 'channel_member_updated': {
+      // The membership's settings changed (here or elsewhere): the server's copy is the truth.
+      const member = nested<ChannelMember>(event.data.channelMember);
+      if (member?.channel_id && member.user_id === me.id) {
+        appStore.set((s) => ({ members: { ...s.members, [member.channel_id]: member.channel_id === s.currentChannelId ? readMember(member, s.channels[member.channel_id]) : member } }));
+      }
+      return;
+    }
+    case 'status_change':
+      if (text(event.data.user_id) === me.id && event.data.status) setOwnStatus(me.id, event.data.status);
+      if (text(event.data.user_id) && event.data.status) statusChanged(text(event.data.user_id), event.data.status);
+      return;
+    case 'reaction_added':
+    case 'reaction_removed': {
+      const reaction = nested<Reaction>(event.data.reaction);
+      if (!reaction?.post_id || !reaction.user_id || !reaction.emoji_name) return;
+      if (event.event === 'reaction_added') reactionAdded(reaction);
+      else reactionRemoved(reaction);
+      return;
+    }
+    case 'post_unread': {
+      // The user marked a channel unread (in this tab or another one).
+      const channelId = text(event.broadcast?.channel_id);
+      if (channelId && text(event.broadcast?.user_id) === me.id) markedUnread(channelId, event.data);
+      return;
+    }
+    case 'ephemeral_message': {
+      // For this user's eyes only, never stored: shown until dismissed or the page is reloaded.
+      const post = nested<Post>(event.data.post);
+      if (post?.id && post.channel_id) addEphemeral(post);
+      return;
+    }
+    case 'config_changed': {
+      const config = event.data.config;
+      if (typeof config === 'object' && config !== null) appStore.set({ config: { ...config } });
+      return;
+    }
+    case 'preferences_changed':
+      preferencesChanged(event.data.preferences);
+      return;
+    case 'preferences_deleted':
+      preferencesDeleted(event.data.preferences);
+      return;
     default:
       // Every handled event has its case: a name added to HandledWsEvent without one is a type error here.
       event satisfies never;

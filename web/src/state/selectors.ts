@@ -1,4 +1,4 @@
-import type { Channel, ChannelMember, Team } from '../api';
+import type { Channel, ChannelMember, Team } from '../api-types';
 import type { AppState } from './app-state';
 
 /** Derived values of the state: plain functions of it, shared by components and actions. */
