@@ -119,7 +119,7 @@ describeBrowser('web client: accessibility', () => {
       .map((el) => el.outerHTML.slice(0, 120))`);
     expect(unnamed).toEqual([]);
     const iconButtons = (await page.evaluate(`[...document.querySelectorAll('button')].filter((b) => !b.textContent.trim()).map((b) => b.getAttribute('aria-label'))`)) as string[];
-    expect(new Set(iconButtons)).toEqual(new Set(['Show card', 'Reply', 'Edit message', 'Delete message', 'Send message']));
+    expect(new Set(iconButtons)).toEqual(new Set(['Show card', 'Reply', 'Edit message', 'Delete message', 'Send message', 'Add reaction', 'Attach files', 'Channel list', 'Write a direct message']));
     // Keyboard focus draws an outline: from the top of the page, the skip link, then the team switcher.
     await page.evaluate('document.activeElement.blur()');
     const focused = async () => page.evaluate<string>(`(() => { const el = document.activeElement; const s = getComputedStyle(el); return [el.tagName === 'BODY' ? 'body' : el.textContent.trim(), s.outlineStyle, s.outlineWidth].join(' | '); })()`);

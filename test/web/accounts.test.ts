@@ -181,7 +181,7 @@ describeBrowser('web client: first run and accounts', () => {
     await page.getByRole('heading', { name: 'Account settings', level: 1 }).waitFor();
     expect(await axe(page)).toEqual([]);
 
-    await page.getByLabel('First name').fill('Alice');
+    await page.getByRole('textbox', { name: 'First name' }).fill('Alice');
     await page.getByLabel('Last name').fill('Liddell');
     await page.getByLabel('Nickname').fill('Ali');
     await page.getByLabel('Position').fill('Release manager');

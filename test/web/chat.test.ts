@@ -234,7 +234,7 @@ describeBrowser('web client: chat journeys', () => {
     expect(storage).not.toMatch(/MMAUTHTOKEN/);
     expect(storage).toContain(me.id); // MMUSERID, readable by design
 
-    await page.getByRole('button', { name: /^bob\W+account menu$/ }).click();
+    await page.getByRole('button', { name: /^bob\W.*account menu$/ }).click();
     await page.getByRole('menuitem', { name: 'Log out' }).click();
     await page.waitForURL(`${server.url}/login`);
     await page.goto(`${server.url}/team-a/channels/secret`);

@@ -41,17 +41,37 @@ async function lastPost(world: WebWorld, channelId: string): Promise<ApiPost> {
   return list.posts[list.order[0]];
 }
 
+/** A file as it crosses into the page: Buffers do not, so its bytes go as base64. */
+interface InPageFile {
+  name: string;
+  type: string;
+  b64: string;
+}
+
+/**
+ * The few browser globals the in-page helpers below use. This file is type-checked without the DOM's types, so the
+ * in-page functions reach them through globalThis with these types. They must stay functions: Playwright evaluates a
+ * string as an expression and never calls it, even when it evaluates to a function.
+ */
+interface PageGlobals {
+  DataTransfer: new () => { items: { add(file: unknown): unknown } };
+  File: new (parts: Uint8Array[], name: string, options: { type: string }) => unknown;
+  ClipboardEvent: new (type: string, init: { clipboardData: unknown; bubbles: boolean; cancelable: boolean }) => unknown;
+  atob(data: string): string;
+}
+
+function inPage(file: { name: string; type: string; bytes: Buffer }): InPageFile {
+  return { name: file.name, type: file.type, b64: file.bytes.toString('base64') };
+}
+
 /** Drops files (made in the page) on an element, as a drag from the desktop does. */
 async function dropFiles(page: Page, selector: string, files: Array<{ name: string; type: string; bytes: Buffer }>): Promise<void> {
-  // In-page code as a string: this file is type-checked without the DOM's types.
-  const transfer = await page.evaluateHandle(
-    `(list) => {
-      const dt = new DataTransfer();
-      for (const f of list) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
-      return dt;
-    }`,
-    files.map((f) => ({ name: f.name, type: f.type, b64: f.bytes.toString('base64') })),
-  );
+  const transfer = await page.evaluateHandle((list: InPageFile[]) => {
+    const g = globalThis as unknown as PageGlobals;
+    const dt = new g.DataTransfer();
+    for (const f of list) dt.items.add(new g.File([Uint8Array.from(g.atob(f.b64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
+    return dt;
+  }, files.map(inPage));
   await page.dispatchEvent(selector, 'dragenter', { dataTransfer: transfer });
   await page.dispatchEvent(selector, 'dragover', { dataTransfer: transfer });
   await page.locator('.drop-overlay').waitFor();
@@ -60,14 +80,12 @@ async function dropFiles(page: Page, selector: string, files: Array<{ name: stri
 
 /** Pastes a file into a text box, as a paste of a copied image or file does. */
 async function pasteFile(page: Page, label: string, file: { name: string; type: string; bytes: Buffer }): Promise<void> {
-  await page.getByRole('textbox', { name: label }).evaluate(
-    `(el, f) => {
-      const dt = new DataTransfer();
-      dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
-      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-    }` as never,
-    { name: file.name, type: file.type, b64: file.bytes.toString('base64') },
-  );
+  await page.getByRole('textbox', { name: label }).evaluate((el, f: InPageFile) => {
+    const g = globalThis as unknown as PageGlobals;
+    const dt = new g.DataTransfer();
+    dt.items.add(new g.File([Uint8Array.from(g.atob(f.b64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
+    el.dispatchEvent(new g.ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }) as Parameters<typeof el.dispatchEvent>[0]);
+  }, inPage(file));
 }
 
 describeBrowser('web client: files, search and permalinks', () => {

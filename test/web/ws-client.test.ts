@@ -293,7 +293,7 @@ describe('handled: which events the client acts on, as the spec names them', () 
   test.each([
     ['posted with data', frame('posted', { post: '{}' }, { channel_id: 'c' }), 'posted'],
     ['hello with empty data', frame('hello', {}), 'hello'],
-    ['an event the client does not act on (reaction_added)', frame('reaction_added', { reaction: '{}' }), undefined],
+    ['an event the client does not act on (thread_updated)', frame('thread_updated', { thread: '{}' }), undefined],
     ['an event the spec does not have', frame('something_new', {}), undefined],
     ['a name inherited from Object.prototype', frame('constructor', {}), undefined],
     ['__proto__', frame('__proto__', {}), undefined],

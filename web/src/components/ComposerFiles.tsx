@@ -35,6 +35,9 @@ export function AttachButton({ channelId, rootId = '' }: { channelId: string; ro
         type="file"
         multiple
         hidden
+        // Never shown (the button opens it), but named all the same, for whatever reads the form.
+        aria-label="Files to attach"
+        tabIndex={-1}
         data-testid="file-input"
         onChange={(e) => {
           const files = Array.from(e.currentTarget.files ?? []);
