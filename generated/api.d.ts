@@ -10794,6 +10794,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "collapsed_threads_supported": true
+                 *     }
+                 */
                 "application/json": {
                     /** @description Sent by Mattermost's apps; accepted and not used. */
                     collapsed_threads_supported?: boolean;
@@ -10815,6 +10820,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

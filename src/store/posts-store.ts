@@ -269,6 +269,10 @@ export class PostsStore {
         const key = `${n.all}:${n.root}`;
         groups.set(key, [...(groups.get(key) ?? []), userId]);
       }
+      // last_update_at moves with the counts (as Mattermost's IncrementMentionCount), to the newest post counted: a
+      // membership read from then on says it already counts the posts created up to its last_update_at, so a client
+      // whose `posted` event arrives after such a copy does not count the mention twice.
+      const last = channels.get(channelId)?.last ?? 0;
       for (const [key, userIds] of groups) {
         const [all, root] = key.split(':').map(Number);
         await db('channel_members')
@@ -277,6 +281,7 @@ export class PostsStore {
           .update({
             mention_count: db.raw('mention_count + ?', [all]),
             mention_count_root: db.raw('mention_count_root + ?', [root]),
+            last_update_at: db.raw('CASE WHEN last_update_at < ? THEN ? ELSE last_update_at END', [last, last]),
           });
       }
     }

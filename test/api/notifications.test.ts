@@ -185,6 +185,18 @@ describe('who is mentioned, for API and webhook posts alike', () => {
     });
   });
 
+  test("a mention moves the member's last_update_at to the post's time (a copy read later says it counts the post); others' stay", async () => {
+    const ch = await channelWith([alice, bob, carol]);
+    const memberOf = async (who: Actor) => (await who.api.get(`/api/v4/channels/${ch}/members/me`).expect(200)).body as { last_update_at: number; mention_count: number };
+    const [bobBefore, carolBefore] = [await memberOf(bob), await memberOf(carol)];
+    const post = (await alice.api.post('/api/v4/posts', { channel_id: ch, message: `@${bob.username} look` }).expect(201)).body as { create_at: number };
+    const [bobAfter, carolAfter] = [await memberOf(bob), await memberOf(carol)];
+    expect(bobAfter.mention_count).toBe(bobBefore.mention_count + 1);
+    expect(bobAfter.last_update_at).toBe(Math.max(post.create_at, bobBefore.last_update_at));
+    expect(bobAfter.last_update_at).toBeGreaterThanOrEqual(post.create_at);
+    expect(carolAfter).toEqual(carolBefore);
+  });
+
   test('replies mention who started or took part in the thread, per `comments` (threads not collapsed)', async () => {
     await setConfig({ ServiceSettings: { CollapsedThreads: 'disabled' } });
     const ch = await channelWith([alice, bob, carol, sysadmin]);

@@ -84,7 +84,7 @@ async function pasteFile(page: Page, label: string, file: { name: string; type: 
     const g = globalThis as unknown as PageGlobals;
     const dt = new g.DataTransfer();
     dt.items.add(new g.File([Uint8Array.from(g.atob(f.b64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
-    el.dispatchEvent(new g.ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }) as Parameters<typeof el.dispatchEvent>[0]);
+    el.dispatchEvent(new g.ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
   }, inPage(file));
 }
 

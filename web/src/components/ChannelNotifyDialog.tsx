@@ -29,16 +29,26 @@ export function ChannelNotifyDialog({ channel, onClose }: { channel: Channel; on
     void reloadMember(channel.id).then(() => setLoaded(true));
     return () => opener?.focus?.();
   }, []);
+  // What the user changed before the server's copy came in: kept (their choice wins over the copy).
+  const touched = useRef(new Set<string>());
   // The form starts from the server's copy once it is read.
   useEffect(() => {
-    if (loaded) setFields(channelNotifyDefaults(member?.notify_props));
+    if (!loaded) return;
+    setFields((f) => {
+      const server = channelNotifyDefaults(member?.notify_props);
+      for (const key of touched.current) server[key] = f[key];
+      return server;
+    });
   }, [loaded]);
   const muted = fields.mark_unread === 'mention';
   // Left at "default", channel-wide mentions are ignored in a muted channel (the server's rule).
   const ignoring = fields.ignore_channel_mentions === 'on' || (fields.ignore_channel_mentions === 'default' && muted);
   const userDesktop = LEVEL_WORDS[userProps?.desktop ?? 'mention'] ?? 'for mentions';
   const userEmail = userProps?.email === 'false' ? 'off' : 'on';
-  const set = (key: string) => (value: string) => setFields((f) => ({ ...f, [key]: value }));
+  const set = (key: string) => (value: string) => {
+    touched.current.add(key);
+    setFields((f) => ({ ...f, [key]: value }));
+  };
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);

@@ -204,7 +204,10 @@ function onPosted(post: Post, mentioned: boolean, direct: boolean): void {
     const channels = channel ? { ...s.channels, [channelId]: { ...channel, total_msg_count: (channel.total_msg_count ?? 0) + 1, last_post_at: post.create_at } } : s.channels;
     let members = s.members;
     const member = s.members[channelId];
-    if (member && post.user_id !== me.id && !isWatching(channelId) && (mentioned || direct)) {
+    // A membership read from the server after the post was counted (its last_update_at reached the post's time: the
+    // page's first load of the memberships, a refreshed list) already holds this mention: not counted twice.
+    const counted = member !== undefined && member.last_update_at >= post.create_at;
+    if (member && !counted && post.user_id !== me.id && !isWatching(channelId) && (mentioned || direct)) {
       members = { ...members, [channelId]: { ...member, mention_count: member.mention_count + 1 } };
     }
     const typing = clearTyping(s.typing, post.root_id ? `thread:${post.root_id}` : channelId, post.user_id);
