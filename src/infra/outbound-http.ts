@@ -92,16 +92,26 @@ function checkedLookup(allowList: string): LookupFunction {
   };
 }
 
+/**
+ * How long a pooled connection may sit idle (Go's DefaultTransport, which Mattermost's calls go through: 90 s). The
+ * agent also needs it to heed the integration's `Keep-Alive: timeout=N` (Node applies that hint only to an agent with a
+ * timeout): without it a connection the integration is about to close (Node servers: after 5 s) stays pooled, and a
+ * call sent on it as the close arrives fails (ECONNRESET, socket hang up: "Command ... failed" on a loaded server).
+ */
+const IDLE_MS = 90_000;
+
 /** Keep-alive agents, renewed when the allow list changes so no pooled socket outlives the rule it was checked by. */
 let agents: { allowList: string; http: http.Agent; https: https.Agent } | undefined;
 function agentsFor(allowList: string) {
   if (agents?.allowList !== allowList) {
     agents?.http.destroy();
     agents?.https.destroy();
+    // `timeout` closes idle pooled sockets (at the server's hint less 1 s when shorter); a call in progress is bounded by
+    // its own deadline below, never by it.
     agents = {
       allowList,
-      http: new http.Agent({ keepAlive: true, maxSockets: 64 }),
-      https: new https.Agent({ keepAlive: true, maxSockets: 64 }),
+      http: new http.Agent({ keepAlive: true, maxSockets: 64, timeout: IDLE_MS }),
+      https: new https.Agent({ keepAlive: true, maxSockets: 64, timeout: IDLE_MS }),
     };
   }
   return agents;

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { addressAllowed, sendOutbound } from '../../src/infra/outbound-http';
@@ -131,6 +132,28 @@ describe('calls', () => {
     expect(await call('ftp://127.0.0.1/x', '127.0.0.1')).toMatchObject({ ok: false, kind: 'invalid_url' });
     expect(await call('not a url', '127.0.0.1')).toMatchObject({ ok: false, kind: 'invalid_url' });
   });
+
+  test("a pooled connection is let go before the integration's Keep-Alive timeout: a call made as it would close still goes through", async () => {
+    // The integration in its own process (a Node server: `Keep-Alive: timeout=2`, it closes idle connections after
+    // about 2 s). This process is busy right across that close and calls at once after: a connection still pooled then
+    // would be written to after the integration closed it (ECONNRESET, socket hang up: a slash command "failed").
+    const script = `const s = require('node:http').createServer((q, r) => { q.resume(); q.on('end', () => r.end('{"text":"hi"}')); });
+      s.keepAliveTimeout = 2000; s.listen(0, '127.0.0.1', () => console.log(s.address().port));`;
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const childPort = await new Promise<number>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
+      const url = `http://127.0.0.1:${childPort}/command`;
+      expect(await call(url, '127.0.0.1')).toMatchObject({ ok: true, status: 200 });
+      await new Promise((r) => setTimeout(r, 1500));
+      const until = Date.now() + 2500;
+      while (Date.now() < until) {
+        // busy: the integration's close (at 2 to 3 s) arrives while this process reads nothing
+      }
+      expect(await call(url, '127.0.0.1')).toMatchObject({ ok: true, status: 200 });
+    } finally {
+      child.kill();
+    }
+  }, 15000);
 });
 
 describe('signatures', () => {
