@@ -4,7 +4,7 @@ import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { projectRoot } from '../../src/spec';
 import { createTestDatabase, type TestDatabase } from './database';
 import { spawnServer, type ServerProcess } from './process';
-import { openPage, type WatchedPage } from './browser';
+import { launchBrowser, openPage, type WatchedPage } from './browser';
 
 /**
  * What every browser journey of test/web shares: axe (WCAG 2.1 A/AA) in the page, pages that record CSP violations
@@ -38,6 +38,17 @@ export class Journeys {
   db?: TestDatabase;
   server?: ServerProcess;
   private pages: JourneyPage[] = [];
+
+  /** The suite's hooks, called inside its describeBrowser: a browser for the suite, `finish()` after each journey. */
+  hooks(): void {
+    beforeAll(async () => {
+      this.browser = await launchBrowser();
+    }, 60000);
+    afterAll(async () => {
+      await this.browser?.close();
+    });
+    afterEach(() => this.finish(), 120000);
+  }
 
   async fresh(env: Record<string, string> = {}): Promise<string> {
     this.db = await createTestDatabase();

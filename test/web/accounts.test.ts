@@ -4,7 +4,7 @@
 // Every new screen is checked with axe (WCAG 2.1 A/AA) and saved as a screenshot in docs/.
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { describeBrowser, launchBrowser, signIn } from '../support/browser';
+import { describeBrowser, signIn } from '../support/browser';
 import { Journeys, axe, docsShot } from '../support/web-journey';
 import { PASSWORD, createWebWorld, loginAs } from '../support/web-world';
 import { eventually } from '../support/eventually';
@@ -14,15 +14,7 @@ const newPage = (opts: { width?: number; height?: number } = {}): Promise<Page> 
 const freshServer = (): Promise<string> => journeys.fresh();
 
 describeBrowser('web client: first run and accounts', () => {
-  beforeAll(async () => {
-    journeys.browser = await launchBrowser();
-  }, 60000);
-
-  afterAll(async () => {
-    await journeys.browser?.close();
-  });
-
-  afterEach(() => journeys.finish());
+  journeys.hooks();
 
   test('first run: an empty server asks for the first account (system admin), then the first team, then the channel', async () => {
     const url = await freshServer();

@@ -3,7 +3,7 @@
 // archived channel, starting a direct message, joining an open team and making someone a team admin. Every new screen
 // is checked with axe (WCAG 2.1 A/AA) and saved in docs/.
 import type { Page } from 'playwright-core';
-import { describeBrowser, launchBrowser, signIn } from '../support/browser';
+import { describeBrowser, signIn } from '../support/browser';
 import { Journeys, axe, docsShot } from '../support/web-journey';
 import { PASSWORD, createWebWorld } from '../support/web-world';
 import { eventually } from '../support/eventually';
@@ -33,15 +33,7 @@ async function channelMenu(page: Page, item: string): Promise<void> {
 }
 
 describeBrowser('web client: channels and daily use', () => {
-  beforeAll(async () => {
-    journeys.browser = await launchBrowser();
-  }, 60000);
-
-  afterAll(async () => {
-    await journeys.browser?.close();
-  });
-
-  afterEach(() => journeys.finish());
+  journeys.hooks();
 
   test('browse, search and join a public channel, then leave it', async () => {
     const url = await journeys.fresh();

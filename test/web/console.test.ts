@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { describeBrowser, launchBrowser, signIn } from '../support/browser';
+import { describeBrowser, signIn } from '../support/browser';
 import { eventually } from '../support/eventually';
 import { Journeys, axe, docsShot } from '../support/web-journey';
 import { PASSWORD, createWebWorld } from '../support/web-world';
@@ -48,15 +48,7 @@ async function integration(): Promise<{ url: string; requests: URLSearchParams[]
 }
 
 describeBrowser('web client: system console and slash commands', () => {
-  beforeAll(async () => {
-    journeys.browser = await launchBrowser();
-  }, 60000);
-
-  afterAll(async () => {
-    await journeys.browser?.close();
-  });
-
-  afterEach(() => journeys.finish());
+  journeys.hooks();
 
   test('the system console: the site name, incoming webhooks turned off, server errors beside the field, unsaved changes guarded', async () => {
     const url = await journeys.fresh();

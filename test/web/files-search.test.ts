@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { describeBrowser, launchBrowser, signIn } from '../support/browser';
+import { describeBrowser, signIn } from '../support/browser';
 import { Journeys, axe, docsShot } from '../support/web-journey';
 import { PASSWORD, createWebWorld, type WebWorld } from '../support/web-world';
 import { eventually } from '../support/eventually';
@@ -89,15 +89,7 @@ async function pasteFile(page: Page, label: string, file: { name: string; type: 
 }
 
 describeBrowser('web client: files, search and permalinks', () => {
-  beforeAll(async () => {
-    journeys.browser = await launchBrowser();
-  }, 60000);
-
-  afterAll(async () => {
-    await journeys.browser?.close();
-  });
-
-  afterEach(() => journeys.finish());
+  journeys.hooks();
 
   test('attach an image (button) and a PDF (drop), another person sees them live, the preview opens and the PDF downloads byte-identical', async () => {
     const url = await journeys.fresh();

@@ -5,7 +5,7 @@
 // and read back by a second browser. Notifications are observed by wrapping window.Notification before the page's
 // script runs (the browser's API, recorded; Parley's own code runs unchanged). Every new screen is checked with axe.
 import type { Page } from 'playwright-core';
-import { describeBrowser, launchBrowser, signIn } from '../support/browser';
+import { describeBrowser, signIn } from '../support/browser';
 import { eventually } from '../support/eventually';
 import { Journeys, axe, docsShot } from '../support/web-journey';
 import { PASSWORD, createWebWorld, type WebWorld } from '../support/web-world';
@@ -65,15 +65,7 @@ async function readEverything(world: WebWorld): Promise<void> {
 }
 
 describeBrowser('web client: notifications', () => {
-  beforeAll(async () => {
-    journeys.browser = await launchBrowser();
-  }, 60000);
-
-  afterAll(async () => {
-    await journeys.browser?.close();
-  });
-
-  afterEach(() => journeys.finish());
+  journeys.hooks();
 
   test('a mention in another channel notifies (title, body, icon) and counts in the tab; the channel looked at does not; clicking opens the post', async () => {
     const url = await journeys.fresh();

@@ -2,7 +2,7 @@
 // two people in two browser contexts: what one does, the other sees live. Every new screen is checked with axe
 // (WCAG 2.1 A/AA) and saved as a screenshot in docs/.
 import type { Page } from 'playwright-core';
-import { describeBrowser, launchBrowser, signIn } from '../support/browser';
+import { describeBrowser, signIn } from '../support/browser';
 import { Journeys, axe, docsShot } from '../support/web-journey';
 import { PASSWORD, createWebWorld, loginAs } from '../support/web-world';
 import { eventually } from '../support/eventually';
@@ -31,15 +31,7 @@ async function postMenu(page: Page, id: string, item: string): Promise<void> {
 }
 
 describeBrowser('web client: reactions, pins, status, unread', () => {
-  beforeAll(async () => {
-    journeys.browser = await launchBrowser();
-  }, 60000);
-
-  afterAll(async () => {
-    await journeys.browser?.close();
-  });
-
-  afterEach(() => journeys.finish());
+  journeys.hooks();
 
   test('react from the emoji picker (search, keyboard) and by clicking a reaction; the other person sees it live, with who reacted on hover and focus', async () => {
     const url = await journeys.fresh();

@@ -4,7 +4,7 @@
 // colour scheme; axe (WCAG 2.1 A/AA) in the dark theme on the main screens; and the phone viewport (390×844): the
 // sidebar as a drawer, the thread full screen, 44px touch targets, no sideways scrolling.
 import type { Locator, Page } from 'playwright-core';
-import { describeBrowser, launchBrowser, signIn } from '../support/browser';
+import { describeBrowser, signIn } from '../support/browser';
 import { eventually } from '../support/eventually';
 import { Journeys, axe, docsShot } from '../support/web-journey';
 import { PASSWORD, createWebWorld, type WebWorld } from '../support/web-world';
@@ -48,15 +48,7 @@ async function expectTouchTarget(target: Locator): Promise<void> {
 const scrollWidth = (page: Page) => page.evaluate<number>(`document.scrollingElement.scrollWidth`);
 
 describeBrowser('web client: themes and phones', () => {
-  beforeAll(async () => {
-    journeys.browser = await launchBrowser();
-  }, 60000);
-
-  afterAll(async () => {
-    await journeys.browser?.close();
-  });
-
-  afterEach(() => journeys.finish());
+  journeys.hooks();
 
   test('dark theme chosen in the account settings: saved to the server, shown by a second browser, live in an open one', async () => {
     const url = await journeys.fresh();
