@@ -108,6 +108,9 @@ describeBrowser('web client: channels and daily use', () => {
     await page.getByRole('menuitem', { name: 'Browse channels' }).waitFor();
     await page.getByRole('menuitem', { name: 'Create new channel' }).focus();
     await page.keyboard.press('Enter');
+    // The dialog puts the focus in its name box as it opens: what is typed before that lands nowhere.
+    const nameBox = page.getByRole('dialog', { name: 'Create a new channel' }).getByLabel('Name', { exact: true });
+    await eventually(async () => expect(await nameBox.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true));
     await page.keyboard.type('Standup Notes');
     await page.keyboard.press('Enter');
     await page.waitForURL(`${url}/team-a/channels/standup-notes`);

@@ -171,7 +171,7 @@ describeBrowser('web client: files, search and permalinks', () => {
     await bob.keyboard.press('Escape');
     await preview.waitFor({ state: 'detached' });
     // Focus is back on the thumbnail that opened it.
-    await expect(bob.evaluate("document.activeElement?.getAttribute('aria-label')")).resolves.toBe('Open harbour.png');
+    await eventually(async () => expect(await bob.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe('Open harbour.png'));
 
     // The PDF's download link (GetFile with download=1) gives the very bytes uploaded.
     const download = bob.waitForEvent('download');
