@@ -48,11 +48,11 @@ describeBrowser('web client: reactions, pins, status, unread', () => {
     await postEl(alice, ship.id).getByRole('button', { name: 'Add reaction' }).click();
     const picker = alice.getByRole('dialog', { name: 'Emoji picker' });
     await picker.waitFor();
-    await expect(alice.getByRole('combobox', { name: 'Search emojis' }).evaluate(isFocused)).resolves.toBe(true);
+    await eventually(async () => expect(await alice.getByRole('combobox', { name: 'Search emojis' }).evaluate(isFocused)).toBe(true));
     expect(await axe(alice)).toEqual([]);
     await alice.screenshot({ path: docsShot('emoji-picker') });
     await alice.keyboard.type('thumbsup');
-    await expect(picker.getByRole('option').first().getAttribute('aria-label')).resolves.toBe('+1');
+    await eventually(async () => expect(await picker.getByRole('option').first().getAttribute('aria-label')).toBe('+1'));
     await alice.keyboard.press('Enter');
     await picker.waitFor({ state: 'detached' });
     await postEl(alice, ship.id).getByRole('button', { name: reacted('You reacted with :+1:') }).waitFor();
@@ -90,9 +90,10 @@ describeBrowser('web client: reactions, pins, status, unread', () => {
     await postEl(bob, docs.id).getByRole('button', { name: 'Add reaction' }).focus();
     await bob.keyboard.press('Enter');
     await bob.getByRole('dialog', { name: 'Emoji picker' }).waitFor();
+    await eventually(async () => expect(await bob.getByRole('combobox', { name: 'Search emojis' }).evaluate(isFocused)).toBe(true));
     await bob.keyboard.press('Escape');
     await bob.getByRole('dialog', { name: 'Emoji picker' }).waitFor({ state: 'detached' });
-    await expect(postEl(bob, docs.id).getByRole('button', { name: 'Add reaction' }).evaluate(isFocused)).resolves.toBe(true);
+    await eventually(async () => expect(await postEl(bob, docs.id).getByRole('button', { name: 'Add reaction' }).evaluate(isFocused)).toBe(true));
     await bob.keyboard.press('Enter');
     await bob.keyboard.press('ArrowRight');
     await bob.keyboard.press('ArrowDown');
