@@ -72,7 +72,9 @@ export function plainFirstLine(message: string): string {
       continue;
     }
     if (inFence) continue;
-    const text = plainLine(raw);
+    // Only the first NOTIFY_TEXT_MAX characters are shown: the markup strip (whose emphasis patterns rescan what follows
+    // an unclosed opener) sees a bounded head of the line, never a whole 16,383-character message.
+    const text = plainLine(raw.slice(0, 20 * NOTIFY_TEXT_MAX));
     if (text) return text;
   }
   return '';
