@@ -5187,6 +5187,8 @@ export interface components {
                 image?: "true";
                 /** @description Only when the recipient is mentioned, a JSON string of an array holding the recipient's own user id. */
                 mentions?: string;
+                /** @description Only with collapsed threads (ServiceSettings.CollapsedThreads), for a reply, when the recipient follows its thread (and is not its author): a JSON string of an array holding the recipient's own user id. */
+                followers?: string;
             };
             broadcast: components["schemas"]["WebSocketBroadcast"];
             /**

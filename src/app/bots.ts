@@ -9,7 +9,7 @@ import { isSystemAdmin } from './permissions';
 import type { Realtime } from './realtime';
 import { isValidUsername, withinRunes } from './rules';
 import { sanitizeUser } from './sanitize';
-import { DEFAULT_NOTIFY_PROPS, DEFAULT_TIMEZONE, validatePassword, validateProfile } from './user-profile';
+import { emailTaken, newUserRecord, requireFreeNames, usernameTaken, validatePassword, validateProfile } from './user-profile';
 
 /**
  * The one answer for a bot that does not exist and for one the caller may not read: the two must look the same, or
@@ -17,8 +17,6 @@ import { DEFAULT_NOTIFY_PROPS, DEFAULT_TIMEZONE, validatePassword, validateProfi
  */
 export const botNotFound = () => AppError.notFound('store.sql_bot.get.missing.app_error', 'Unable to find the bot.');
 const userNotFound = () => AppError.notFound('app.user.missing_account.const', 'Unable to find the user.');
-const usernameTaken = () => AppError.badRequest('app.user.save.username_exists.app_error', 'An account with that username already exists.');
-const emailTaken = () => AppError.badRequest('app.user.save.email_exists.app_error', 'An account with that email already exists.');
 
 /** A bot's user has no mailbox: Mattermost gives it `<username>@localhost`. */
 const botEmail = (username: string) => `${username}@localhost`;
@@ -91,39 +89,10 @@ export class BotsService {
     const fields = { username, display_name: input.display_name ?? '', description: input.description ?? '' };
     validateBot(fields);
     const email = botEmail(username);
-    if (await stores.users.getByUsername(username)) throw usernameTaken();
-    if (await stores.users.getByEmail(email)) throw emailTaken();
+    await requireFreeNames(stores.users, { username, email });
     const now = this.deps.now();
-    const record: UserRecord = {
-      id: newId(),
-      create_at: now,
-      update_at: now,
-      delete_at: 0,
-      username,
-      auth_data: '',
-      auth_service: '',
-      email,
-      email_verified: false,
-      nickname: '',
-      first_name: fields.display_name,
-      last_name: '',
-      position: '',
-      roles: 'system_user',
-      allow_marketing: false,
-      props: {},
-      notify_props: { ...DEFAULT_NOTIFY_PROPS },
-      last_password_update: now,
-      last_picture_update: 0,
-      failed_attempts: 0,
-      locale: 'en',
-      timezone: { ...DEFAULT_TIMEZONE },
-      mfa_active: false,
-      last_activity_at: 0,
-      is_bot: true,
-      bot_description: fields.description,
-      disable_welcome_email: false,
-      password: '',
-    };
+    // No password: a bot gets in with access tokens only.
+    const record = newUserRecord(newId(), now, { username, email, first_name: fields.display_name, is_bot: true, bot_description: fields.description, password: '' });
     try {
       await stores.transaction(async (tx) => {
         await tx.users.insert(record);
@@ -131,10 +100,7 @@ export class BotsService {
       });
     } catch (err) {
       // Lost a race on the unique username/email indexes.
-      if (isDatabaseError(err, 'duplicate')) {
-        if (await stores.users.getByUsername(username)) throw usernameTaken();
-        if (await stores.users.getByEmail(email)) throw emailTaken();
-      }
+      if (isDatabaseError(err, 'duplicate')) await requireFreeNames(stores.users, { username, email });
       throw err;
     }
     this.realtime.newUser(record.id);
@@ -157,10 +123,9 @@ export class BotsService {
     const now = this.deps.now();
     const fields: Partial<UserRecord> = { update_at: Math.max(now, user.update_at + 1) };
     if (username !== undefined && username !== bot.username) {
-      if (await stores.users.getByUsername(username)) throw usernameTaken();
       // The address follows the name, as Mattermost's UserFromBot makes it.
       const email = botEmail(username);
-      if (email !== user.email && (await stores.users.getByEmail(email))) throw emailTaken();
+      await requireFreeNames(stores.users, { username, email }, user);
       fields.username = username;
       fields.email = email;
     }
@@ -260,8 +225,7 @@ export class BotsService {
     }
     validateProfile(next);
     validatePassword(patch.password);
-    if (next.username && next.username !== user.username && (await stores.users.getByUsername(next.username))) throw usernameTaken();
-    if (next.email && next.email !== user.email && (await stores.users.getByEmail(next.email))) throw emailTaken();
+    await requireFreeNames(stores.users, next, user);
     const now = this.deps.now();
     const roles = setSystemAdmin && !isSystemAdmin(user.roles) ? `${user.roles} system_admin`.trim() : user.roles;
     const fields: Partial<UserRecord> = {

@@ -135,6 +135,7 @@ export class CommandResponder {
       senderName: typeof override === 'string' ? override : async () => `@${(await this.deps.stores.users.get(userId))?.username ?? ''}`,
       setOnline: true,
       mentioned: commit.mentioned,
+      followers: commit.followers,
     });
     return post;
   }

@@ -224,9 +224,11 @@ export class EmailWorker {
     const batching = config.EmailSettings.EnableEmailBatching;
     const preference = batching ? (await stores.preferences.get(userId, 'notifications', 'email_interval'))?.value : undefined;
     if (!batching || preference === IMMEDIATE) {
+      // The posts, senders and channels of all the rows read at once; then one email (and one delete) per row.
+      const items = new Map((await this.items(recipient, rows)).map((i) => [i.post.id, i]));
       for (let i = 0; i < rows.length; i++) {
-        const items = await this.items(recipient, [rows[i]]);
-        const outcome = items.length ? await this.send(recipient, renderSingle(items[0].item, this.renderOptions(recipient)), items[0].post) : ({ kind: 'sent' } as const);
+        const item = items.get(rows[i].post_id);
+        const outcome = item ? await this.send(recipient, renderSingle(item.item, this.renderOptions(recipient)), item.post) : 'sent';
         if (outcome === 'unavailable') {
           await this.retry(rows.slice(i), rows[i].attempts + 1, token, [rows[i].id]);
           return 'unavailable';

@@ -22,10 +22,12 @@ export interface Broadcast {
  */
 export type Audience = { kind: 'users'; userIds: string[] } | { kind: 'all' };
 
-/** Data one recipient sees differently (posted's `mentions`: only the recipient's own id, as current servers send). */
+/** Data one recipient sees differently (posted's `mentions`, `followers`: only the recipient's own id, as current servers send). */
 export interface PerRecipient {
   /** Users mentioned by a `posted` event: each of them gets `mentions: "[\"<own id>\"]"`. */
   mentioned?: string[];
+  /** Threads collapsed: followers of a reply's thread, each told `followers: "[\"<own id>\"]"`. */
+  followers?: string[];
 }
 
 export interface RealtimeEvent {

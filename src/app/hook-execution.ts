@@ -154,6 +154,7 @@ export class HookExecution {
           senderName: typeof override === 'string' ? override : `@${resolved.creator.username}`,
           setOnline: false,
           mentioned: commit.mentioned,
+          followers: commit.followers,
         });
         return posts.map((p) => p.id);
       }
@@ -257,6 +258,7 @@ export class HookExecution {
       senderName: typeof override === 'string' ? override : `@${creator.username}`,
       setOnline: false,
       mentioned: commit.mentioned,
+      followers: commit.followers,
     });
     return posts.map((p) => p.id);
   }

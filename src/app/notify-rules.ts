@@ -1,6 +1,7 @@
 // Who a post mentions and who it notifies (Mattermost's SendNotifications rules), decided in one place for API and
 // webhook posts alike: the mention counts, the `mentions` of the `posted` event, desktop and email all come from
-// decideNotifications. Pure: the callers read the members (post-notifications.ts) and act on the answer.
+// decideNotifications (and, threads collapsed, who is told in `posted` that they follow the reply's thread). Pure: the
+// callers read the members and the thread's followers (post-notifications.ts) and act on the answer.
 
 import { type MentionKeys, type TextWords, parseMentions, textWords } from './mentions';
 
@@ -35,7 +36,7 @@ export interface NotifyMember {
   channelNotifyProps: Record<string, string>;
   /** The status now (see effectiveStatus). */
   status: StatusName;
-  /** Replies only: whether the member started the thread ('root') or has replied in it ('replied'). */
+  /** Replies only, threads not collapsed (`comments`): whether the member started the thread or replied in it. */
   threadRole?: 'root' | 'replied';
 }
 
@@ -66,8 +67,25 @@ export interface NotifyDecision {
   recipients: MemberNotification[];
   /** The members mentioned (recipients with `mentioned`). */
   mentioned: string[];
+  /**
+   * Threads collapsed, replies only: the thread's followers told so in their copy of `posted` (`followers`), whatever
+   * their settings (the web client applies them, as Mattermost's); never the poster, except of a webhook's post.
+   * Absent when none.
+   */
+  followers?: string[];
   /** A channel-wide mention dropped because the channel is too large; the poster is warned. */
   channelWideSuppressed?: '@here' | '@channel' | '@all';
+}
+
+/** What the caller read besides the members. */
+export interface NotifyContext {
+  /** The post's texts, scanned (scanPost) when the caller has done it already. */
+  scan?: ScannedPost;
+  /**
+   * Replies with threads collapsed: the users following the thread once this reply's own changes are made (the root's
+   * author on a first reply, the replier, whoever it mentions), as Mattermost reads them.
+   */
+  followers?: ReadonlySet<string>;
 }
 
 /** What a post's texts hold, worked out once per post (the members' rules are looked up in it). */
@@ -156,15 +174,23 @@ function desktopLevel(channel: NotifyChannel, m: NotifyMember): string {
   return channel.type === 'G' && user === 'mention' ? 'all' : user;
 }
 
-function wantsDesktop(post: NotifyPost, channel: NotifyChannel, m: NotifyMember, mentioned: boolean, crt: boolean): boolean {
+/** Thread replies at the "mention" level (`desktop_threads`): the channel's when set, else the user's ("all" when unset). */
+export function threadsLevel(userProps: Record<string, string> | undefined, channelProps: Record<string, string> | undefined): string {
+  const own = channelProps?.desktop_threads;
+  if (own === 'all' || own === 'mention' || own === 'none') return own;
+  return userProps?.desktop_threads || 'all';
+}
+
+function wantsDesktop(post: NotifyPost, channel: NotifyChannel, m: NotifyMember, mentioned: boolean, following: boolean | undefined): boolean {
   if (isMuted(m) || m.status === 'dnd' || m.status === 'ooo') return false;
   if (post.type.startsWith('system_')) return false;
   const level = desktopLevel(channel, m);
   if (level === 'none') return false;
   if (mentioned) return true;
-  if (level !== 'all') return false;
-  // With collapsed threads a reply reaches, at "all", only those who follow the thread.
-  return !(crt && post.root_id !== '' && !m.threadRole);
+  // With collapsed threads a reply reaches only the thread's followers: at "all", or at "mention" with thread replies
+  // on (`desktop_threads` "all", the default), as Mattermost's "Notify me about replies to threads I'm following".
+  if (following !== undefined) return following && (level === 'all' || (level === 'mention' && threadsLevel(m.notifyProps, m.channelNotifyProps) === 'all'));
+  return level === 'all';
 }
 
 function wantsEmail(post: NotifyPost, m: NotifyMember, config: NotifyConfig): boolean {
@@ -191,19 +217,24 @@ function suppressedChannelWide(keys: MentionKeys): NotifyDecision['channelWideSu
  * other member is mentioned. @channel/@all/@here reach nobody in a channel with more than MaxNotificationsPerChannel
  * members, and not in channel header/purpose change posts.
  */
-export function decideNotifications(post: NotifyPost, channel: NotifyChannel, members: NotifyMember[], config: NotifyConfig, scan: ScannedPost = scanPost(post)): NotifyDecision {
+export function decideNotifications(post: NotifyPost, channel: NotifyChannel, members: NotifyMember[], config: NotifyConfig, context: NotifyContext = {}): NotifyDecision {
+  const scan = context.scan ?? scanPost(post);
   const fromWebhook = post.props.from_webhook === 'true';
   const crt = !commentsApply(config);
+  // Threads collapsed, a reply: who follows its thread is what counts (no followers given: nobody follows).
+  const followers = crt && post.root_id !== '' ? (context.followers ?? new Set<string>()) : undefined;
   const tooLarge = channel.memberCount > config.maxNotificationsPerChannel;
   const systemChange = post.type === 'system_header_change' || post.type === 'system_purpose_change';
   const channelWide = !tooLarge && !systemChange;
   const decision: NotifyDecision = { recipients: [], mentioned: [] };
   if (channel.type !== 'D' && channel.type !== 'G' && tooLarge && !systemChange) decision.channelWideSuppressed = suppressedChannelWide(scan.keys);
+  const told = followers ? [...followers].filter((id) => id !== post.user_id || fromWebhook).sort() : [];
+  if (told.length > 0) decision.followers = told;
   for (const m of members) {
     if (m.userId === post.user_id && !fromWebhook) continue;
     const reason = mentionReason(post, channel, scan, m, channelWide, !crt);
     const mentioned = reason !== undefined;
-    const desktop = wantsDesktop(post, channel, m, mentioned, crt);
+    const desktop = wantsDesktop(post, channel, m, mentioned, followers?.has(m.userId));
     const email = mentioned && wantsEmail(post, m, config);
     if (!mentioned && !desktop) continue;
     decision.recipients.push({ userId: m.userId, mentioned, ...(reason ? { reason } : {}), desktop, email });

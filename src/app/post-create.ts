@@ -75,6 +75,7 @@ export class PostCreator {
         senderName: async () => `@${(await this.deps.stores.users.get(post.user_id))?.username ?? ''}`,
         setOnline: true,
         mentioned: commit.mentioned,
+        followers: commit.followers,
       });
       return post;
     };

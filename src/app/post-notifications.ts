@@ -1,5 +1,5 @@
-// The reads behind notify-rules.ts: a post's channel members with their settings and status, and who started or took
-// part in its thread, read only for posts that can notify anyone. Most posts name nobody: for those nothing is read
+// The reads behind notify-rules.ts: a post's channel members with their settings and status, who started or took part
+// in its thread (threads not collapsed) or follows it (collapsed), read only for posts that can notify anyone. Most posts name nobody: for those nothing is read
 // (a direct or group message, an @-mention, a word that is someone's mention key or first name, or a reply where
 // `comments` may apply is what makes a post worth the members query).
 
@@ -145,6 +145,9 @@ export function notifyConfigOf(deps: Deps): NotifyConfig {
 export class PostNotifier {
   private readonly audiences = new Map<string, Promise<NotifyAudienceRow[]>>();
   private readonly threads = new Map<string, Promise<Map<string, 'root' | 'replied'>>>();
+  private readonly followed = new Map<string, Promise<ReadonlySet<string>>>();
+  /** Each post's texts scanned once, however often it is decided (a collapsed-threads reply: twice). */
+  private readonly scans = new WeakMap<NotifyPost, ScannedPost>();
   private readonly config: NotifyConfig;
   private readonly now: number;
   private readonly awayAfterMs: number;
@@ -158,8 +161,18 @@ export class PostNotifier {
     this.awayAfterMs = deps.config.get().TeamSettings.UserStatusAwayTimeout * 1000;
   }
 
-  /** The decision for a post, or undefined when it can notify nobody (nothing was read). */
-  async decide(post: NotifyPost, channel: Channel, scan: ScannedPost = scanPost(post)): Promise<NotifyDecision | undefined> {
+  /** Threads collapsed (ServiceSettings.CollapsedThreads): replies are told to their thread's followers. */
+  get threadsCollapsed(): boolean {
+    return !commentsApply(this.config);
+  }
+
+  /**
+   * The decision for a post, or undefined when it can notify nobody (nothing was read). `followers`: a reply's thread
+   * followers (followersOf) when threads are collapsed; without them the reply is decided as followed by nobody.
+   */
+  async decide(post: NotifyPost, channel: Channel, followers?: ReadonlySet<string>): Promise<NotifyDecision | undefined> {
+    let scan = this.scans.get(post);
+    if (!scan) this.scans.set(post, (scan = scanPost(post)));
     const reply = post.root_id !== '';
     const comments = reply && commentsApply(this.config) && channel.type !== 'D' && channel.type !== 'G';
     const worthReading =
@@ -167,7 +180,11 @@ export class PostNotifier {
       channel.type === 'G' ||
       hasAtMention(scan.keys) ||
       keywordIndexFor(this.deps.stores).mayNotify(scan.words, reply, comments);
-    if (!worthReading) return undefined;
+    if (!worthReading) {
+      // No member can be mentioned: the followers are still told (no members read, no desktop decided here).
+      if (!followers || followers.size === 0) return undefined;
+      return decideNotifications(post, { id: channel.id, type: channel.type, memberCount: 0 }, [], this.config, { scan, followers });
+    }
     const rows = await this.audience(channel.id);
     const roles = comments ? await this.threadRoles(post.root_id) : undefined;
     const members: NotifyMember[] = rows.map((r) => ({
@@ -180,7 +197,20 @@ export class PostNotifier {
       status: effectiveStatus(r.stored, r.lastActivityAt, this.now, this.awayAfterMs),
       threadRole: roles?.get(r.userId),
     }));
-    return decideNotifications(post, { id: channel.id, type: channel.type, memberCount: rows.length }, members, this.config, scan);
+    return decideNotifications(post, { id: channel.id, type: channel.type, memberCount: rows.length }, members, this.config, { scan, followers });
+  }
+
+  /**
+   * Who follows a thread, read once per thread by this notifier: the post writer asks after the transaction's thread
+   * writes, so a reply's own followers (the root's author on a first reply, whoever it mentions) are among them.
+   */
+  followersOf(rootId: string): Promise<ReadonlySet<string>> {
+    let ids = this.followed.get(rootId);
+    if (!ids) {
+      ids = this.db.threads.followers(rootId).then((rows) => new Set(rows.map((r) => r.user_id)));
+      this.followed.set(rootId, ids);
+    }
+    return ids;
   }
 
   /** The users a post mentions (mention counts and `posted`), [] when it can mention nobody. */

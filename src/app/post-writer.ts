@@ -35,6 +35,11 @@ export interface PostCommit {
   /** Filled by the writer: the users each post mentions (post id → user ids), for the `posted` event. */
   mentioned?: Map<string, string[]>;
   /**
+   * Filled by the writer, threads collapsed: the followers each reply is told to (post id → user ids; replies followed
+   * by anyone), for the `posted` event's `followers`.
+   */
+  followers?: Map<string, string[]>;
+  /**
    * Filled by the writer inside the transaction: post id → who it notifies (notify-rules.ts), for the posts that can
    * notify anyone (absent: nobody).
    */
@@ -72,6 +77,23 @@ export async function findCommitted(stores: Stores, commits: Array<{ posts: Post
   const found = await stores.posts.existing(commits.flatMap((c) => c.posts.map((p) => p.id)));
   const complete = commits.map((c) => c.posts.length > 0 && c.posts.every((p) => found.has(p.id)));
   return complete.some(Boolean) ? complete : undefined;
+}
+
+/**
+ * Threads collapsed: each reply decided again with its thread's followers as this transaction leaves them (Mattermost
+ * reads them after following the thread for the root's author, the replier and whoever is mentioned), one read per
+ * thread. Only who follows changes: the mentions, already counted, stay the same.
+ */
+async function tellFollowers(notifier: PostNotifier, commits: PostCommit[]): Promise<void> {
+  for (const c of commits) {
+    for (const post of c.posts) {
+      if (post.root_id === '') continue;
+      const decision = await notifier.decide(post, c.channel, await notifier.followersOf(post.root_id));
+      if (!decision) continue;
+      c.notifications?.set(post.id, decision);
+      if (decision.followers) c.followers?.set(post.id, decision.followers);
+    }
+  }
 }
 
 /**
@@ -162,6 +184,7 @@ export class PostWriter {
     for (const c of commits) {
       const mentions = new Map<string, { all: number; root: number }>();
       c.mentioned = new Map();
+      c.followers = new Map();
       c.notifications = new Map();
       for (const post of c.posts) {
         const decision = await notifier.decide(post, c.channel);
@@ -183,6 +206,7 @@ export class PostWriter {
     // Replies only: a commit of root posts (the webhook hot path) does no thread work at all.
     if (commits.some((c) => c.posts.some((p) => p.root_id !== ''))) {
       await writeThreads(tx, commits, { now, mentioned: (post, channel) => notifier.mentioned(post, channel) });
+      if (notifier.threadsCollapsed) await tellFollowers(notifier, commits);
     }
     for (const c of commits) {
       if (c.idempotency) await tx.webhooks.recordIdempotency({ ...c.idempotency, postIds: c.posts.map((p) => p.id), now });

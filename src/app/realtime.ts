@@ -57,6 +57,8 @@ export interface PostedInfo {
   setOnline: boolean;
   /** Post id → the users it mentions (the post writer's count), each told so in their copy of `posted`. */
   mentioned?: Map<string, string[]>;
+  /** Threads collapsed: reply id → its thread's followers (the post writer's), each told so in their copy. */
+  followers?: Map<string, string[]>;
 }
 
 /**
@@ -115,7 +117,7 @@ export class Realtime {
         },
         broadcast: broadcast({ channel_id: channel.id }),
         audience,
-        perRecipient: { mentioned: info.mentioned?.get(post.id) ?? [] },
+        perRecipient: { mentioned: info.mentioned?.get(post.id) ?? [], followers: info.followers?.get(post.id) ?? [] },
       }));
     });
   }

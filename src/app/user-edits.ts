@@ -8,7 +8,7 @@ import type { Passwords } from './passwords';
 import { VALID_SYSTEM_ROLES, isSystemAdmin } from './permissions';
 import { keywordIndexFor } from './post-notifications';
 import type { Realtime } from './realtime';
-import { checkStoredMaps, userNotFound, validatePassword, validateProfile } from './user-profile';
+import { checkStoredMaps, requireFreeNames, userNotFound, validatePassword, validateProfile } from './user-profile';
 
 /** Mattermost's id, for the per-session count of wrong current passwords (the account itself is not locked). */
 const tooManyInSession = () =>
@@ -54,12 +54,7 @@ export class UserEdits {
     if (next.username !== undefined) next.username = next.username.toLowerCase();
     if (next.email !== undefined) next.email = next.email.toLowerCase();
     validateProfile(next);
-    if (next.username && next.username !== record.username && (await stores.users.getByUsername(next.username))) {
-      throw AppError.badRequest('app.user.save.username_exists.app_error', 'An account with that username already exists.');
-    }
-    if (next.email && next.email !== record.email && (await stores.users.getByEmail(next.email))) {
-      throw AppError.badRequest('app.user.save.email_exists.app_error', 'An account with that email already exists.');
-    }
+    await requireFreeNames(stores.users, next, record);
     // Changing your own email takes your password, as in Mattermost: a stolen session alone must not be enough to
     // move the account's recovery address. Checked last, so a request that would fail anyway costs no hash (and,
     // unlike Mattermost, re-sending the current address needs none).

@@ -7,13 +7,10 @@ import type { Passwords } from './passwords';
 import { isSystemAdmin } from './permissions';
 import type { Realtime } from './realtime';
 import { sanitizeUser } from './sanitize';
-import { DEFAULT_NOTIFY_PROPS, DEFAULT_TIMEZONE, checkStoredMaps, validatePassword, validateProfile } from './user-profile';
+import { DEFAULT_NOTIFY_PROPS, DEFAULT_TIMEZONE, checkStoredMaps, newUserRecord, requireFreeNames, validatePassword, validateProfile } from './user-profile';
 
 /** The fact whose unique name makes exactly one sign-up on an empty database the first system admin. */
 const FIRST_ADMIN = 'FirstAdminUserId';
-
-const usernameTaken = () => AppError.badRequest('app.user.save.username_exists.app_error', 'An account with that username already exists.');
-const emailTaken = () => AppError.badRequest('app.user.save.email_exists.app_error', 'An account with that email already exists.');
 
 class LostFirstAdmin extends Error {}
 
@@ -47,39 +44,21 @@ export class UserSignup {
     checkStoredMaps({ props: input.props, notify_props: notifyProps });
     let claimFirst = (await stores.users.countAll()) === 0;
     this.requireSignUpAllowed(claimFirst, session, options.invited === true);
-    if (await stores.users.getByUsername(username)) throw usernameTaken();
-    if (await stores.users.getByEmail(email)) throw emailTaken();
+    await requireFreeNames(stores.users, { username, email });
     const now = this.deps.now();
-    const record: UserRecord = {
-      id: newId(),
-      create_at: now,
-      update_at: now,
-      delete_at: 0,
+    const record: UserRecord = newUserRecord(newId(), now, {
       username,
-      auth_data: '',
-      auth_service: '',
       email,
-      email_verified: false,
       nickname: input.nickname ?? '',
       first_name: input.first_name ?? '',
       last_name: input.last_name ?? '',
       position: input.position ?? '',
-      roles: 'system_user',
-      allow_marketing: false,
       props: input.props ?? {},
       notify_props: notifyProps,
-      last_password_update: now,
-      last_picture_update: 0,
-      failed_attempts: 0,
       locale: input.locale || 'en',
       timezone: { ...DEFAULT_TIMEZONE, ...(input.timezone ?? {}) },
-      mfa_active: false,
-      last_activity_at: 0,
-      is_bot: false,
-      bot_description: '',
-      disable_welcome_email: false,
       password: await this.passwords.hash(input.password),
-    };
+    });
     for (;;) {
       record.roles = claimFirst ? 'system_admin system_user' : 'system_user';
       try {
@@ -101,10 +80,7 @@ export class UserSignup {
           continue;
         }
         // Lost a race on the unique username/email indexes.
-        if (isDatabaseError(err, 'duplicate')) {
-          if (await stores.users.getByUsername(username)) throw usernameTaken();
-          if (await stores.users.getByEmail(email)) throw emailTaken();
-        }
+        if (isDatabaseError(err, 'duplicate')) await requireFreeNames(stores.users, { username, email });
         throw err;
       }
     }

@@ -62,6 +62,9 @@ function framePrefix(event: string, data: Record<string, unknown>, broadcast: un
 
 export const frameOf = (prefix: string, seq: number) => `${prefix}${seq}}`;
 
+/** The users of a per-recipient list as a set, or undefined when there are none (the usual case: nothing to look up). */
+const idSet = (ids: string[] | undefined): Set<string> | undefined => (ids && ids.length > 0 ? new Set(ids) : undefined);
+
 /** The TCP socket under a `ws` WebSocket (absent on the unit tests' fake sockets). */
 interface Corkable {
   cork(): void;
@@ -255,15 +258,23 @@ export class Hub implements EventSink {
     if (event.rolesChanged) this.applyRoles(event.rolesChanged.userId, event.rolesChanged.roles);
     const omit = event.omitUsers && event.omitUsers.length > 0 ? new Set(event.omitUsers) : undefined;
     const prefix = framePrefix(event.event, event.data, event.broadcast);
-    const mentioned = event.perRecipient?.mentioned && event.perRecipient.mentioned.length > 0 ? new Set(event.perRecipient.mentioned) : undefined;
+    const mentioned = idSet(event.perRecipient?.mentioned);
+    const followers = idSet(event.perRecipient?.followers);
+    const ownPrefix = (userId: string): string => {
+      const isMentioned = mentioned?.has(userId) === true;
+      const isFollower = followers?.has(userId) === true;
+      if (!isMentioned && !isFollower) return prefix;
+      const own = JSON.stringify([userId]);
+      return framePrefix(event.event, { ...event.data, ...(isMentioned ? { mentions: own } : {}), ...(isFollower ? { followers: own } : {}) }, event.broadcast);
+    };
     const to = (userId: string, user: UserConnections) => {
-      // Only a mentioned recipient learns that it is: its own id, as current Mattermost servers send it. Built once per
-      // user, not per connection: every connection's replay ring then holds the same string (one copy of a large post
-      // per user, not one per socket).
+      // Only a mentioned recipient (a follower of the reply's thread) learns that it is: its own id, as current
+      // Mattermost servers send it. Built once per user, not per connection: every connection's replay ring then holds
+      // the same string (one copy of a large post per user, not one per socket).
       let own: string | undefined;
       for (const conn of user.conns) {
         if (event.admins !== undefined && isSystemAdmin(conn.session.roles) !== event.admins) continue;
-        own ??= mentioned?.has(userId) ? framePrefix(event.event, { ...event.data, mentions: JSON.stringify([userId]) }, event.broadcast) : prefix;
+        own ??= ownPrefix(userId);
         this.sendEvent(conn, own);
       }
     };

@@ -5,6 +5,8 @@ import type { Mailer, OutgoingEmail, SendOutcome } from '../app/email-worker';
 /** Mattermost's SMTP timeout is 10 s; the data phase of a long batch gets longer. */
 const CONNECT_TIMEOUT_MS = 10_000;
 const SOCKET_TIMEOUT_MS = 30_000;
+/** The kept connection is closed after this long without an email (and opened again for the next one). */
+const IDLE_CLOSE_MS = 2_000;
 
 // nodemailer's codes for trouble with the server itself (not with one message): stop and retry the lot later.
 const SERVER_TROUBLE = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ETLS', 'EAUTH', 'ENOAUTH', 'EPROTOCOL', 'EREQUIREDTLS', 'ECONFIG']);
@@ -18,6 +20,8 @@ type Settings = Config['EmailSettings'];
  */
 export class SmtpMailer implements Mailer {
   private transport?: { key: string; transporter: Transporter };
+  private sending = 0;
+  private idle?: NodeJS.Timeout;
 
   constructor(private readonly settings: () => Settings) {}
 
@@ -27,6 +31,11 @@ export class SmtpMailer implements Mailer {
     if (this.transport?.key === key) return this.transport.transporter;
     this.transport?.transporter.close();
     const transporter = nodemailer.createTransport({
+      // One connection kept open and reused (up to nodemailer's 100 messages each, the cap many servers set), instead
+      // of a connect and greeting per email. A connection the server or the socket timeout closes while idle is
+      // dropped by the pool and opened again for the next email.
+      pool: true,
+      maxConnections: 1,
       host: s.SMTPServer,
       port: Number(s.SMTPPort),
       secure: s.ConnectionSecurity === 'TLS',
@@ -43,6 +52,7 @@ export class SmtpMailer implements Mailer {
   }
 
   async send(email: OutgoingEmail): Promise<SendOutcome> {
+    this.sending++;
     try {
       await this.transporter().sendMail({
         from: { name: email.from.name, address: email.from.address },
@@ -63,10 +73,32 @@ export class SmtpMailer implements Mailer {
       if (!SERVER_TROUBLE.has(e.code ?? '') && e.responseCode !== undefined && e.responseCode >= 500) return { kind: 'rejected', message };
       if (SERVER_TROUBLE.has(e.code ?? '') || e.responseCode === undefined) return { kind: 'unavailable', message };
       return { kind: 'failed', message };
+    } finally {
+      this.sending--;
+      this.closeWhenIdle();
     }
   }
 
+  /**
+   * A burst of emails shares the kept connection; once it ends the connection goes, so no socket stays open to a
+   * server nobody sends to (one whose settings were changed away from, or one that would drop it idle anyway).
+   */
+  private closeWhenIdle(): void {
+    if (this.idle) {
+      this.idle.refresh();
+      return;
+    }
+    this.idle = setTimeout(() => {
+      this.idle = undefined;
+      if (this.sending > 0) this.closeWhenIdle();
+      else this.close();
+    }, IDLE_CLOSE_MS);
+    this.idle.unref();
+  }
+
   close(): void {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = undefined;
     this.transport?.transporter.close();
     this.transport = undefined;
   }

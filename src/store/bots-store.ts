@@ -20,7 +20,7 @@ function mapRow(r: Row): Bot {
   };
 }
 
-/** What a bot row holds of its own (the rest is its user's). */
+/** What a bot row holds of its own (the rest is its user's): already the row, so written as it is (no toRow). */
 export interface BotRow {
   user_id: string;
   owner_id: string;

@@ -3,7 +3,10 @@ import type { Channel, ChannelMember, ChannelMemberWithTeamData } from '../model
 import { Executor, Row, bool, json, num, paged, str } from './rows';
 import { prepared } from './prepared';
 
-function mapChannel(r: Row): Channel {
+const TABLE = 'channels';
+const MEMBERS = 'channel_members';
+
+function mapRow(r: Row): Channel {
   return {
     id: str(r.id),
     create_at: num(r.create_at),
@@ -26,6 +29,23 @@ function mapChannel(r: Row): Channel {
     group_constrained: null,
     shared: null,
     policy_id: null,
+  };
+}
+
+/** The stored columns of a new channel (its counters and last post times start at their defaults). */
+function toRow(c: Channel): Row {
+  return {
+    id: c.id,
+    create_at: c.create_at,
+    update_at: c.update_at,
+    delete_at: c.delete_at,
+    team_id: c.team_id,
+    type: c.type,
+    display_name: c.display_name,
+    name: c.name,
+    header: c.header,
+    purpose: c.purpose,
+    creator_id: c.creator_id,
   };
 }
 
@@ -90,8 +110,8 @@ function mapMember(r: Row): ChannelMember {
 
 /** GetPostsForChannel's channel, the caller's membership and the channel's last change, in one statement. */
 const channelForReading = prepared((db, channelId: string, userId: string) =>
-  db('channels as c')
-    .leftJoin('channel_members as m', (j) => j.on('m.channel_id', 'c.id').andOn('m.user_id', db.raw('?', [userId])))
+  db(`${TABLE} as c`)
+    .leftJoin(`${MEMBERS} as m`, (j) => j.on('m.channel_id', 'c.id').andOn('m.user_id', db.raw('?', [userId])))
     .where('c.id', channelId)
     .select('c.*', ...MEMBER_COLUMNS.map((col) => `m.${col} as m_${col}`))
     // On the (channel_id, update_at) index: one index probe.
@@ -127,33 +147,21 @@ export class ChannelsStore {
   }
 
   async insert(c: Channel): Promise<void> {
-    await this.db('channels').insert({
-      id: c.id,
-      create_at: c.create_at,
-      update_at: c.update_at,
-      delete_at: c.delete_at,
-      team_id: c.team_id,
-      type: c.type,
-      display_name: c.display_name,
-      name: c.name,
-      header: c.header,
-      purpose: c.purpose,
-      creator_id: c.creator_id,
-    });
+    await this.db(TABLE).insert(toRow(c));
   }
 
   async get(id: string): Promise<Channel | undefined> {
-    const r = await this.db('channels').where({ id }).first();
-    return r ? mapChannel(r) : undefined;
+    const r = await this.db(TABLE).where({ id }).first();
+    return r ? mapRow(r) : undefined;
   }
 
   async getByName(teamId: string, name: string, includeDeleted: boolean): Promise<Channel | undefined> {
-    const q = this.db('channels').where({ team_id: teamId, name });
+    const q = this.db(TABLE).where({ team_id: teamId, name });
     if (!includeDeleted) q.where('delete_at', 0);
     const r = await q.first();
     // MySQL's default collation folds case and trailing spaces: only an exact match counts, as on SQLite. (The
     // unique index folds the same way, so the row found is the only candidate.)
-    return r && str(r.name) === name ? mapChannel(r) : undefined;
+    return r && str(r.name) === name ? mapRow(r) : undefined;
   }
 
   /**
@@ -161,14 +169,14 @@ export class ChannelsStore {
    * to) containing every word, by display name, at most CHANNEL_SEARCH_LIMITS.autocomplete. On the team_id index.
    */
   async autocompleteInTeam(teamId: string, userId: string, words: string[]): Promise<Channel[]> {
-    const q = this.db('channels as c')
+    const q = this.db(`${TABLE} as c`)
       .where({ 'c.team_id': teamId, 'c.delete_at': 0 })
       .where((w) =>
-        w.where('c.type', 'O').orWhere((p) => p.where('c.type', 'P').whereIn('c.id', (sub) => sub.select('channel_id').from('channel_members').where('user_id', userId))),
+        w.where('c.type', 'O').orWhere((p) => p.where('c.type', 'P').whereIn('c.id', (sub) => sub.select('channel_id').from(MEMBERS).where('user_id', userId))),
       )
       .select('c.*');
     containsEveryWord(this.db, q, SEARCHED_COLUMNS, words);
-    return (await q.orderBy([{ column: 'c.display_name' }, { column: 'c.id' }]).limit(CHANNEL_SEARCH_LIMITS.autocomplete)).map(mapChannel);
+    return (await q.orderBy([{ column: 'c.display_name' }, { column: 'c.id' }]).limit(CHANNEL_SEARCH_LIMITS.autocomplete)).map(mapRow);
   }
 
   /**
@@ -176,10 +184,10 @@ export class ChannelsStore {
    * given), by display name, at most CHANNEL_SEARCH_LIMITS.search.
    */
   async searchPublicInTeam(teamId: string, words: string[], memberId?: string): Promise<Channel[]> {
-    const q = this.db('channels as c').where({ 'c.team_id': teamId, 'c.type': 'O', 'c.delete_at': 0 }).select('c.*');
-    if (memberId) q.whereIn('c.id', (sub) => sub.select('channel_id').from('channel_members').where('user_id', memberId));
+    const q = this.db(`${TABLE} as c`).where({ 'c.team_id': teamId, 'c.type': 'O', 'c.delete_at': 0 }).select('c.*');
+    if (memberId) q.whereIn('c.id', (sub) => sub.select('channel_id').from(MEMBERS).where('user_id', memberId));
     containsEveryWord(this.db, q, SEARCHED_COLUMNS, words);
-    return (await q.orderBy([{ column: 'c.display_name' }, { column: 'c.id' }]).limit(CHANNEL_SEARCH_LIMITS.search)).map(mapChannel);
+    return (await q.orderBy([{ column: 'c.display_name' }, { column: 'c.id' }]).limit(CHANNEL_SEARCH_LIMITS.search)).map(mapRow);
   }
 
   /**
@@ -189,15 +197,15 @@ export class ChannelsStore {
    * that username as Mattermost answers. Both start from the user's memberships (the user_id index).
    */
   async autocompleteForSearch(teamId: string, userId: string, words: string[]): Promise<Channel[]> {
-    const own = this.db('channels as c')
-      .join('channel_members as m', 'm.channel_id', 'c.id')
+    const own = this.db(`${TABLE} as c`)
+      .join(`${MEMBERS} as m`, 'm.channel_id', 'c.id')
       .where({ 'm.user_id': userId, 'c.delete_at': 0 })
       .where((w) => w.where('c.team_id', teamId).orWhere((g) => g.where({ 'c.team_id': '', 'c.type': 'G' })))
       .select('c.*');
     containsEveryWord(this.db, own, SEARCHED_COLUMNS, words);
-    const direct = this.db('channels as c')
-      .join('channel_members as m', 'm.channel_id', 'c.id')
-      .join('channel_members as o', 'o.channel_id', 'c.id')
+    const direct = this.db(`${TABLE} as c`)
+      .join(`${MEMBERS} as m`, 'm.channel_id', 'c.id')
+      .join(`${MEMBERS} as o`, 'o.channel_id', 'c.id')
       .join('users as u', 'u.id', 'o.user_id')
       .where({ 'm.user_id': userId, 'c.type': 'D', 'c.delete_at': 0 })
       .whereNot('o.user_id', userId)
@@ -207,12 +215,12 @@ export class ChannelsStore {
       own.orderBy([{ column: 'c.display_name' }, { column: 'c.id' }]).limit(CHANNEL_SEARCH_LIMITS.autocomplete),
       direct.orderBy([{ column: 'u.username' }, { column: 'c.id' }]).limit(CHANNEL_SEARCH_LIMITS.directMessages),
     ]);
-    return [...(channels as Row[]).map(mapChannel), ...(directs as Row[]).map((r) => ({ ...mapChannel(r), display_name: str(r.other_username) }))];
+    return [...(channels as Row[]).map(mapRow), ...(directs as Row[]).map((r) => ({ ...mapRow(r), display_name: str(r.other_username) }))];
   }
 
   async listPublic(teamId: string, page: number, perPage: number): Promise<Channel[]> {
-    const q = this.db('channels').where({ team_id: teamId, type: 'O', delete_at: 0 }).orderBy('display_name').orderBy('id');
-    return (await paged(q, page, perPage)).map(mapChannel);
+    const q = this.db(TABLE).where({ team_id: teamId, type: 'O', delete_at: 0 }).orderBy('display_name').orderBy('id');
+    return (await paged(q, page, perPage)).map(mapRow);
   }
 
   /**
@@ -220,32 +228,32 @@ export class ChannelsStore {
    * by display name, as Mattermost's GetDeleted lists them.
    */
   async listDeleted(teamId: string, userId: string, page: number, perPage: number): Promise<Channel[]> {
-    const q = this.db('channels as c')
+    const q = this.db(`${TABLE} as c`)
       .where('c.team_id', teamId)
       .where('c.delete_at', '>', 0)
       .where((w) =>
-        w.where('c.type', 'O').orWhere((p) => p.where('c.type', 'P').whereIn('c.id', (sub) => sub.select('channel_id').from('channel_members').where('user_id', userId))),
+        w.where('c.type', 'O').orWhere((p) => p.where('c.type', 'P').whereIn('c.id', (sub) => sub.select('channel_id').from(MEMBERS).where('user_id', userId))),
       )
       .select('c.*')
       .orderBy([{ column: 'c.display_name' }, { column: 'c.id' }]);
-    return (await paged(q, page, perPage)).map(mapChannel);
+    return (await paged(q, page, perPage)).map(mapRow);
   }
 
   /** The user's channels in a team, including direct and group channels (team-less), as Mattermost lists them. */
   async listForUser(teamId: string, userId: string, includeDeleted: boolean, lastDeleteAt: number): Promise<Channel[]> {
-    const q = this.db('channels as c')
-      .join('channel_members as m', 'm.channel_id', 'c.id')
+    const q = this.db(`${TABLE} as c`)
+      .join(`${MEMBERS} as m`, 'm.channel_id', 'c.id')
       .where('m.user_id', userId)
       .where((w) => w.where('c.team_id', teamId).orWhere('c.team_id', ''))
       .select('c.*')
       .orderBy('c.display_name');
     if (!includeDeleted) q.where('c.delete_at', 0);
     else if (lastDeleteAt > 0) q.where((w) => w.where('c.delete_at', 0).orWhere('c.delete_at', '>=', lastDeleteAt));
-    return (await q).map(mapChannel);
+    return (await q).map(mapRow);
   }
 
   async insertMember(m: { channel_id: string; user_id: string; scheme_admin: boolean; now: number; msg_count: number; msg_count_root: number }): Promise<void> {
-    await this.db('channel_members').insert({
+    await this.db(MEMBERS).insert({
       channel_id: m.channel_id,
       user_id: m.user_id,
       roles: '',
@@ -270,19 +278,19 @@ export class ChannelsStore {
     if (!r) return undefined;
     const row = r as Row;
     const lastUpdateAt = num(row.last_post_update);
-    if (row.m_user_id === null || row.m_user_id === undefined) return { channel: mapChannel(row), member: null, lastUpdateAt };
+    if (row.m_user_id === null || row.m_user_id === undefined) return { channel: mapRow(row), member: null, lastUpdateAt };
     const member: Row = {};
     for (const col of MEMBER_COLUMNS) member[col] = row[`m_${col}`];
-    return { channel: mapChannel(row), member: mapMember(member), lastUpdateAt };
+    return { channel: mapRow(row), member: mapMember(member), lastUpdateAt };
   }
 
   async getMember(channelId: string, userId: string): Promise<ChannelMember | undefined> {
-    const r = await this.db('channel_members').where({ channel_id: channelId, user_id: userId }).first();
+    const r = await this.db(MEMBERS).where({ channel_id: channelId, user_id: userId }).first();
     return r ? mapMember(r) : undefined;
   }
 
   async listMembers(channelId: string, page: number, perPage: number): Promise<ChannelMember[]> {
-    const q = this.db('channel_members').where({ channel_id: channelId }).orderBy('user_id');
+    const q = this.db(MEMBERS).where({ channel_id: channelId }).orderBy('user_id');
     return (await paged(q, page, perPage)).map(mapMember);
   }
 
@@ -290,13 +298,13 @@ export class ChannelsStore {
   async memberIdsOf(channelIds: string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>(channelIds.map((id) => [id, []]));
     if (channelIds.length === 0) return out;
-    const rows = await this.db('channel_members').whereIn('channel_id', channelIds).select('channel_id', 'user_id');
+    const rows = await this.db(MEMBERS).whereIn('channel_id', channelIds).select('channel_id', 'user_id');
     for (const r of rows as Row[]) out.get(str(r.channel_id))?.push(str(r.user_id));
     return out;
   }
 
   async memberUserIds(channelId: string): Promise<string[]> {
-    const rows = await this.db('channel_members').where({ channel_id: channelId }).select('user_id');
+    const rows = await this.db(MEMBERS).where({ channel_id: channelId }).select('user_id');
     return rows.map((r: Row) => str(r.user_id));
   }
 
@@ -305,7 +313,7 @@ export class ChannelsStore {
    * join; read only for posts that can notify someone (notify-rules.ts).
    */
   async notifyAudience(channelId: string): Promise<NotifyAudienceRow[]> {
-    const rows = await this.db('channel_members as m')
+    const rows = await this.db(`${MEMBERS} as m`)
       .join('users as u', 'u.id', 'm.user_id')
       .leftJoin('status as s', 's.user_id', 'm.user_id')
       .where('m.channel_id', channelId)
@@ -337,7 +345,7 @@ export class ChannelsStore {
 
   /** Replaces one membership's notify_props (UpdateChannelNotifyProps); false when there is no such membership. */
   async setNotifyProps(channelId: string, userId: string, notifyProps: Record<string, string>, now: number): Promise<boolean> {
-    const n = await this.db('channel_members').where({ channel_id: channelId, user_id: userId }).update({ notify_props: JSON.stringify(notifyProps), last_update_at: now });
+    const n = await this.db(MEMBERS).where({ channel_id: channelId, user_id: userId }).update({ notify_props: JSON.stringify(notifyProps), last_update_at: now });
     return n > 0;
   }
 
@@ -348,12 +356,12 @@ export class ChannelsStore {
   async setMarkUnread(userId: string, channelIds: string[], markUnread: 'all' | 'mention', now: number): Promise<ChannelMember[]> {
     const changed: ChannelMember[] = [];
     for (let i = 0; i < channelIds.length; i += 200) {
-      const rows = (await this.db('channel_members').where('user_id', userId).whereIn('channel_id', channelIds.slice(i, i + 200))) as Row[];
+      const rows = (await this.db(MEMBERS).where('user_id', userId).whereIn('channel_id', channelIds.slice(i, i + 200))) as Row[];
       for (const row of rows) {
         const member = mapMember(row);
         if (member.notify_props.mark_unread === markUnread) continue;
         const notifyProps = { ...member.notify_props, mark_unread: markUnread };
-        await this.db('channel_members').where({ channel_id: member.channel_id, user_id: userId }).update({ notify_props: JSON.stringify(notifyProps), last_update_at: now });
+        await this.db(MEMBERS).where({ channel_id: member.channel_id, user_id: userId }).update({ notify_props: JSON.stringify(notifyProps), last_update_at: now });
         changed.push({ ...member, notify_props: notifyProps, last_update_at: now });
       }
     }
@@ -361,12 +369,12 @@ export class ChannelsStore {
   }
 
   async removeMember(channelId: string, userId: string): Promise<number> {
-    return this.db('channel_members').where({ channel_id: channelId, user_id: userId }).delete();
+    return this.db(MEMBERS).where({ channel_id: channelId, user_id: userId }).delete();
   }
 
   /** Writes changed settings of a channel; false when no such channel. */
   async update(id: string, fields: Partial<Pick<Channel, 'display_name' | 'name' | 'header' | 'purpose' | 'update_at'>>): Promise<boolean> {
-    return (await this.db('channels').where({ id }).update(fields)) === 1;
+    return (await this.db(TABLE).where({ id }).update(fields)) === 1;
   }
 
   /**
@@ -374,7 +382,7 @@ export class ChannelsStore {
    * state, so of two concurrent archives exactly one succeeds.
    */
   async setDeleteAt(id: string, deleteAt: number, updateAt: number): Promise<boolean> {
-    const q = this.db('channels').where({ id });
+    const q = this.db(TABLE).where({ id });
     if (deleteAt > 0) q.where('delete_at', 0);
     else q.where('delete_at', '>', 0);
     return (await q.update({ delete_at: deleteAt, update_at: updateAt })) === 1;
@@ -382,7 +390,7 @@ export class ChannelsStore {
 
   /** Members whose accounts are active (GetChannelStats' member_count). */
   async activeMemberCount(channelId: string): Promise<number> {
-    const r = await this.db('channel_members as m')
+    const r = await this.db(`${MEMBERS} as m`)
       .join('users as u', 'u.id', 'm.user_id')
       .where({ 'm.channel_id': channelId, 'u.delete_at': 0 })
       .count<{ n: number }[]>({ n: '*' })
@@ -398,8 +406,8 @@ export class ChannelsStore {
 
   /** The user's memberships of a team's channels (archived ones included) and of their direct channels. */
   async membersForUser(teamId: string, userId: string): Promise<ChannelMember[]> {
-    const rows = await this.db('channel_members as m')
-      .join('channels as c', 'c.id', 'm.channel_id')
+    const rows = await this.db(`${MEMBERS} as m`)
+      .join(`${TABLE} as c`, 'c.id', 'm.channel_id')
       .where('m.user_id', userId)
       .where((w) => w.where('c.team_id', teamId).orWhere('c.team_id', ''))
       .select('m.*')
@@ -412,16 +420,16 @@ export class ChannelsStore {
    * `limit`; archived ones only with includeDeleted, and then only those archived at or after lastDeleteAt (when set).
    */
   async listAllForUser(userId: string, opts: { includeDeleted: boolean; lastDeleteAt: number; limit: number }): Promise<Channel[]> {
-    const q = this.db('channel_members as m').join('channels as c', 'c.id', 'm.channel_id').where('m.user_id', userId).select('c.*');
+    const q = this.db(`${MEMBERS} as m`).join(`${TABLE} as c`, 'c.id', 'm.channel_id').where('m.user_id', userId).select('c.*');
     if (!opts.includeDeleted) q.where('c.delete_at', 0);
     else if (opts.lastDeleteAt > 0) q.where((w) => w.where('c.delete_at', 0).orWhere('c.delete_at', '>=', opts.lastDeleteAt));
-    return ((await q.orderBy('m.channel_id').limit(opts.limit)) as Row[]).map(mapChannel);
+    return ((await q.orderBy('m.channel_id').limit(opts.limit)) as Row[]).map(mapRow);
   }
 
   /** The user's channel memberships in every team, by channel id, each with its channel's team ('' and 0 for none). */
   async membersWithTeamsOfUser(userId: string, window: { offset: number; limit: number }): Promise<ChannelMemberWithTeamData[]> {
-    const rows = await this.db('channel_members as m')
-      .join('channels as c', 'c.id', 'm.channel_id')
+    const rows = await this.db(`${MEMBERS} as m`)
+      .join(`${TABLE} as c`, 'c.id', 'm.channel_id')
       .leftJoin('teams as t', 't.id', 'c.team_id')
       .where('m.user_id', userId)
       .select('m.*', 't.display_name as team_display_name', 't.name as team_name', 't.update_at as team_update_at')
@@ -433,7 +441,7 @@ export class ChannelsStore {
 
   /** Sets a member's channel roles: the admin flag and the roles that are not the scheme's; false when not a member. */
   async updateMemberRoles(channelId: string, userId: string, roles: { schemeAdmin: boolean; explicit: string; now: number }): Promise<boolean> {
-    const changed = await this.db('channel_members')
+    const changed = await this.db(MEMBERS)
       .where({ channel_id: channelId, user_id: userId })
       .update({ scheme_admin: roles.schemeAdmin, scheme_user: true, roles: roles.explicit, last_update_at: roles.now });
     return changed === 1;
@@ -441,9 +449,9 @@ export class ChannelsStore {
 
   /** Drops the user's memberships of every channel of the team (archived ones too); direct channels have no team. */
   async removeMemberFromTeamChannels(teamId: string, userId: string): Promise<number> {
-    return this.db('channel_members')
+    return this.db(MEMBERS)
       .where('user_id', userId)
-      .whereIn('channel_id', (sub) => sub.select('id').from('channels').where('team_id', teamId))
+      .whereIn('channel_id', (sub) => sub.select('id').from(TABLE).where('team_id', teamId))
       .delete();
   }
 
@@ -452,8 +460,8 @@ export class ChannelsStore {
    * no team, are left out): one team's, or every team's but one.
    */
   async unreadsForUser(userId: string, teams: { teamId?: string; excludeTeamId?: string }): Promise<ChannelUnreadRow[]> {
-    const q = this.db('channel_members as m')
-      .join('channels as c', 'c.id', 'm.channel_id')
+    const q = this.db(`${MEMBERS} as m`)
+      .join(`${TABLE} as c`, 'c.id', 'm.channel_id')
       .where({ 'm.user_id': userId, 'c.delete_at': 0 })
       .whereNot('c.team_id', '')
       .select({
@@ -491,7 +499,7 @@ export class ChannelsStore {
     const unread = num(counted?.n);
     const unreadRoot = num(counted?.roots);
     const less = (column: string, n: number) => this.db.raw(`(SELECT CASE WHEN ${column} > ? THEN ${column} - ? ELSE 0 END FROM channels WHERE channels.id = channel_members.channel_id)`, [n, n]);
-    const n = await this.db('channel_members')
+    const n = await this.db(MEMBERS)
       .where({ channel_id: channelId, user_id: userId })
       .update({
         last_viewed_at: from - 1,
@@ -507,7 +515,7 @@ export class ChannelsStore {
   /** Marks the channels as read for the user: unread counts drop to zero, msg_count catches up with the channel. */
   async view(channelIds: string[], userId: string, now: number): Promise<void> {
     if (channelIds.length === 0) return;
-    await this.db('channel_members')
+    await this.db(MEMBERS)
       .where('user_id', userId)
       .whereIn('channel_id', channelIds)
       .update({

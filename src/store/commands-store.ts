@@ -1,10 +1,10 @@
 import type { Command, CommandWebhook } from '../model';
 import { Executor, Row, bool, num, str } from './rows';
 
-const COMMANDS = 'commands';
+const TABLE = 'commands';
 const WEBHOOKS = 'command_webhooks';
 
-function mapCommand(r: Row): Command {
+function mapRow(r: Row): Command {
   return {
     id: str(r.id),
     token: str(r.token),
@@ -39,34 +39,39 @@ function mapWebhook(r: Row): CommandWebhook {
   };
 }
 
+/** A command's fields are its columns (the drivers write booleans as 0/1). */
+function toRow(c: Command): Row {
+  return { ...c };
+}
+
 /** Custom slash commands, and their response URLs (Mattermost's Commands and CommandWebhooks). */
 export class CommandsStore {
   constructor(private readonly db: Executor) {}
 
   async insert(c: Command): Promise<void> {
-    await this.db(COMMANDS).insert(c);
+    await this.db(TABLE).insert(toRow(c));
   }
 
   /** Live commands only: a deleted command is indistinguishable from one that never existed. */
   async get(id: string): Promise<Command | undefined> {
-    const r = (await this.db(COMMANDS).where({ id, delete_at: 0 }).first()) as Row | undefined;
-    return r ? mapCommand(r) : undefined;
+    const r = (await this.db(TABLE).where({ id, delete_at: 0 }).first()) as Row | undefined;
+    return r ? mapRow(r) : undefined;
   }
 
   /** A team's live commands, in creation order (a team has few; Mattermost lists them all). */
   async forTeam(teamId: string): Promise<Command[]> {
-    const rows = (await this.db(COMMANDS).where({ team_id: teamId, delete_at: 0 }).orderBy('create_at').orderBy('id')) as Row[];
-    return rows.map(mapCommand);
+    const rows = (await this.db(TABLE).where({ team_id: teamId, delete_at: 0 }).orderBy('create_at').orderBy('id')) as Row[];
+    return rows.map(mapRow);
   }
 
   /** Replaces a live command's fields; a command deleted since the caller read it stays deleted. */
   async update(c: Command): Promise<void> {
-    const { id, ...rest } = c;
-    await this.db(COMMANDS).where({ id, delete_at: 0 }).update(rest);
+    const { id, ...rest } = toRow(c);
+    await this.db(TABLE).where({ id, delete_at: 0 }).update(rest);
   }
 
   async softDelete(id: string, now: number): Promise<void> {
-    await this.db(COMMANDS).where({ id, delete_at: 0 }).update({ delete_at: now, update_at: now });
+    await this.db(TABLE).where({ id, delete_at: 0 }).update({ delete_at: now, update_at: now });
   }
 
   async insertWebhook(h: CommandWebhook): Promise<void> {

@@ -2,6 +2,8 @@ import { isDatabaseError } from '../model/store-errors';
 import { translateDriverError } from './driver-errors';
 import { Executor, Row, num, str } from './rows';
 
+/** Key/value rows, no records: so no mapRow or toRow. */
+const TABLE = 'configurations';
 const ACTIVE = 'active';
 
 /** The shared, runtime-patched configuration: one row, with a version every process can poll cheaply. */
@@ -9,12 +11,12 @@ export class ConfigStore {
   constructor(private readonly db: Executor) {}
 
   async load(): Promise<{ value: string; version: number } | undefined> {
-    const r: Row | undefined = await this.db('configurations').where({ id: ACTIVE }).first();
+    const r: Row | undefined = await this.db(TABLE).where({ id: ACTIVE }).first();
     return r ? { value: str(r.value), version: num(r.create_at) } : undefined;
   }
 
   async version(): Promise<number> {
-    const r: Row | undefined = await this.db('configurations').where({ id: ACTIVE }).select('create_at').first();
+    const r: Row | undefined = await this.db(TABLE).where({ id: ACTIVE }).select('create_at').first();
     return r ? num(r.create_at) : 0;
   }
 
@@ -25,10 +27,10 @@ export class ConfigStore {
    */
   async seed(value: string, version: number): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      const existing = await this.db('configurations').where({ id: ACTIVE }).first();
+      const existing = await this.db(TABLE).where({ id: ACTIVE }).first();
       if (existing) return;
       try {
-        await this.db('configurations').insert({ id: ACTIVE, value, create_at: version });
+        await this.db(TABLE).insert({ id: ACTIVE, value, create_at: version });
         return;
       } catch (err) {
         const translated = translateDriverError(err);
@@ -43,7 +45,7 @@ export class ConfigStore {
 
   /** Compare-and-swap: saves only if nobody saved since `expected` was read; false means reload and retry. */
   async save(value: string, version: number, expected: number): Promise<boolean> {
-    const changed = await this.db('configurations').where({ id: ACTIVE, create_at: expected }).update({ value, create_at: version });
+    const changed = await this.db(TABLE).where({ id: ACTIVE, create_at: expected }).update({ value, create_at: version });
     return changed === 1;
   }
 }

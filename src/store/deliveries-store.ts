@@ -4,7 +4,7 @@ import { Executor, Row, num, str } from './rows';
 
 const TABLE = 'integration_deliveries';
 
-function mapDelivery(r: Row): IntegrationDelivery {
+function mapRow(r: Row): IntegrationDelivery {
   return {
     id: str(r.id),
     post_id: str(r.post_id),
@@ -13,6 +13,22 @@ function mapDelivery(r: Row): IntegrationDelivery {
     duration_ms: num(r.duration_ms),
     status_code: num(r.status_code),
     error: str(r.error),
+  };
+}
+
+/** The row of one attempt, under `id`: its error cut to OUTGOING_DELIVERY.errorChars, its duration in whole ms. */
+function toRow(row: DeliveryRecord, id: string): Row {
+  return {
+    id,
+    integration_id: row.integration_id,
+    kind: row.kind,
+    post_id: row.post_id,
+    attempt: row.attempt,
+    request_at: row.request_at,
+    duration_ms: Math.max(0, Math.round(row.duration_ms)),
+    status_code: row.status_code,
+    error: row.error.slice(0, OUTGOING_DELIVERY.errorChars),
+    callback_url: row.callback_url ?? null,
   };
 }
 
@@ -38,18 +54,7 @@ export class DeliveriesStore {
    */
   async recordMany(rows: DeliveryRecord[]): Promise<string[]> {
     const ids = rows.map((row) => row.id ?? newId());
-    const records = rows.map((row, i) => ({
-      id: ids[i],
-      integration_id: row.integration_id,
-      kind: row.kind,
-      post_id: row.post_id,
-      attempt: row.attempt,
-      request_at: row.request_at,
-      duration_ms: Math.max(0, Math.round(row.duration_ms)),
-      status_code: row.status_code,
-      error: row.error.slice(0, OUTGOING_DELIVERY.errorChars),
-      callback_url: row.callback_url ?? null,
-    }));
+    const records = rows.map((row, i) => toRow(row, ids[i]));
     for (let i = 0; i < records.length; i += 200) await this.db(TABLE).insert(records.slice(i, i + 200));
     for (const integrationId of new Set(rows.map((r) => r.integration_id))) await this.prune(integrationId);
     return ids;
@@ -78,11 +83,11 @@ export class DeliveriesStore {
       .where('integration_id', integrationId)
       .orderBy([{ column: 'request_at', order: 'desc' }, { column: 'id', order: 'desc' }])
       .limit(Math.min(limit, OUTGOING_DELIVERY.logSize))) as Row[];
-    return rows.map(mapDelivery);
+    return rows.map(mapRow);
   }
 
   async get(id: string): Promise<StoredDelivery | undefined> {
     const r = (await this.db(TABLE).where({ id }).first()) as Row | undefined;
-    return r ? { ...mapDelivery(r), integration_id: str(r.integration_id), kind: str(r.kind), callback_url: str(r.callback_url) } : undefined;
+    return r ? { ...mapRow(r), integration_id: str(r.integration_id), kind: str(r.kind), callback_url: str(r.callback_url) } : undefined;
   }
 }

@@ -1,6 +1,10 @@
+import { CHUNK, LeasedQueue } from './leased-queue';
 import { Executor, Row, num, str } from './rows';
 
 const TABLE = 'email_outbox';
+
+/** Rows are claimed with a lease (claim_token until claimed_until); next_attempt_at says when a row is due. */
+const queue = new LeasedQueue(TABLE, 'claim_token', 'claimed_until');
 
 /** One notification email still to send: one post for one recipient. */
 export interface OutboxRow {
@@ -27,15 +31,17 @@ function mapRow(r: Row): OutboxRow {
   };
 }
 
-// Lists of ids go into IN (...) a few hundred at a time.
-const CHUNK = 200;
+/** A new row: nobody holds it. */
+function toRow(r: OutboxRow): Row {
+  return { ...r, claim_token: '', claimed_until: 0 };
+}
 
 export class EmailOutboxStore {
   constructor(private readonly db: Executor) {}
 
   async enqueue(rows: OutboxRow[]): Promise<void> {
     for (let i = 0; i < rows.length; i += CHUNK) {
-      await this.db(TABLE).insert(rows.slice(i, i + CHUNK).map((r) => ({ ...r, claim_token: '', claimed_until: 0 })));
+      await this.db(TABLE).insert(rows.slice(i, i + CHUNK).map(toRow));
     }
   }
 
@@ -52,9 +58,8 @@ export class EmailOutboxStore {
 
   /**
    * Claims every unclaimed row of these users for `token` until `until`, and returns the rows this token holds. The
-   * claim is a conditional UPDATE by primary key: of two workers racing for a row the database lets exactly one change
-   * it, and locking only those rows (no index range) never makes a post's transaction, inserting rows for the same
-   * users, wait for or deadlock with a claim.
+   * claim is LeasedQueue's conditional UPDATE by primary key: locking only those rows (no index range) never makes a
+   * post's transaction, inserting rows for the same users, wait for or deadlock with a claim.
    */
   async claim(userIds: string[], token: string, now: number, until: number): Promise<OutboxRow[]> {
     const ids: string[] = [];
@@ -62,27 +67,20 @@ export class EmailOutboxStore {
       const rows = (await this.db(TABLE).whereIn('user_id', userIds.slice(i, i + CHUNK)).where('claimed_until', '<=', now).select('id')) as Row[];
       for (const r of rows) ids.push(str(r.id));
     }
-    const claimed: OutboxRow[] = [];
-    for (let i = 0; i < ids.length; i += CHUNK) {
-      const chunk = ids.slice(i, i + CHUNK);
-      await this.db(TABLE).whereIn('id', chunk).where('claimed_until', '<=', now).update({ claim_token: token, claimed_until: until });
-      for (const r of (await this.db(TABLE).whereIn('id', chunk).where('claim_token', token)) as Row[]) claimed.push(mapRow(r));
-    }
+    const claimed = (await queue.claim(this.db, ids, token, now, until)).map(mapRow);
     return claimed.sort((a, b) => a.user_id.localeCompare(b.user_id) || a.create_at - b.create_at || a.id.localeCompare(b.id));
   }
 
   /** Sent (or given up): gone. Only while the claim is still this token's, so a row another worker took is left alone. */
   async remove(ids: string[], token: string): Promise<void> {
-    for (let i = 0; i < ids.length; i += CHUNK) await this.db(TABLE).whereIn('id', ids.slice(i, i + CHUNK)).where('claim_token', token).delete();
+    await queue.remove(this.db, ids, token);
   }
 
   /** Gives rows back, to be tried again at `nextAttemptAt`; `failed` counts an attempt. */
   async release(ids: string[], token: string, nextAttemptAt: number, failed: boolean): Promise<void> {
-    for (let i = 0; i < ids.length; i += CHUNK) {
-      const update: Record<string, unknown> = { claim_token: '', claimed_until: 0, next_attempt_at: nextAttemptAt };
-      if (failed) update.attempts = this.db.raw('attempts + 1');
-      await this.db(TABLE).whereIn('id', ids.slice(i, i + CHUNK)).where('claim_token', token).update(update);
-    }
+    const next: Row = { claimed_until: 0, next_attempt_at: nextAttemptAt };
+    if (failed) next.attempts = this.db.raw('attempts + 1');
+    await queue.release(this.db, ids, token, next);
   }
 
   /** When the next unclaimed row falls due (undefined: none waiting). */

@@ -3,7 +3,7 @@ import { Executor, Row, bool, num, str } from './rows';
 
 const TABLE = 'file_info';
 
-function mapFile(r: Row): FileRecord {
+function mapRow(r: Row): FileRecord {
   return {
     id: str(r.id),
     user_id: str(r.user_id),
@@ -40,13 +40,13 @@ export class FilesStore {
 
   async get(id: string): Promise<FileRecord | undefined> {
     const r = await this.db(TABLE).where({ id }).first();
-    return r ? mapFile(r) : undefined;
+    return r ? mapRow(r) : undefined;
   }
 
   /** The live files attached to these posts, in no particular order. */
   async forPosts(postIds: string[]): Promise<FileRecord[]> {
     if (postIds.length === 0) return [];
-    return (await this.db(TABLE).whereIn('post_id', [...new Set(postIds)]).where('delete_at', 0)).map(mapFile);
+    return (await this.db(TABLE).whereIn('post_id', [...new Set(postIds)]).where('delete_at', 0)).map(mapRow);
   }
 
   /**
@@ -83,7 +83,7 @@ export class FilesStore {
 
   /** Up to `limit` live files attached to no post, uploaded before `createdBefore`. */
   async unattachedBefore(createdBefore: number, limit: number): Promise<FileRecord[]> {
-    return (await this.db(TABLE).where({ post_id: '', delete_at: 0 }).where('create_at', '<', createdBefore).limit(limit)).map(mapFile);
+    return (await this.db(TABLE).where({ post_id: '', delete_at: 0 }).where('create_at', '<', createdBefore).limit(limit)).map(mapRow);
   }
 
   /**
@@ -100,7 +100,7 @@ export class FilesStore {
 
   /** Up to `limit` deleted files, deleted before `deletedBefore`. */
   async deletedBefore(deletedBefore: number, limit: number): Promise<FileRecord[]> {
-    return (await this.db(TABLE).where('delete_at', '>', 0).where('delete_at', '<', deletedBefore).limit(limit)).map(mapFile);
+    return (await this.db(TABLE).where('delete_at', '>', 0).where('delete_at', '<', deletedBefore).limit(limit)).map(mapRow);
   }
 
   /** Removes the records of deleted files (once their bytes are removed); a live file's record is never removed here. */

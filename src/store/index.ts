@@ -1,58 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
-import { BotsStore } from './bots-store';
-import { ChannelsStore } from './channels-store';
-import { CommandsStore } from './commands-store';
-import { ConfigStore } from './config-store';
-import { DeliveriesStore } from './deliveries-store';
-import { EmailOutboxStore } from './email-outbox-store';
 import type { Database } from './db';
 import { translateDriverError } from './driver-errors';
-import { FilesStore } from './files-store';
-import { OutgoingHooksStore } from './outgoing-hooks-store';
-import { OutgoingQueueStore } from './outgoing-queue-store';
-import { PostActionsStore } from './post-actions-store';
-import { PostsStore } from './posts-store';
-import { PreferencesStore } from './preferences-store';
-import { ReactionsStore } from './reactions-store';
-import { SearchStore } from './search-store';
-import { SessionsStore } from './sessions-store';
-import { SidebarStore } from './sidebar-store';
-import { StatusStore } from './status-store';
-import { SystemsStore } from './systems-store';
-import { TeamsStore } from './teams-store';
-import { ThreadsStore } from './threads-store';
-import { UsersStore } from './users-store';
-import { WebhooksStore } from './webhooks-store';
+import { STORES, STORE_NAMES, type StoreSet } from './registry';
+import { SearchIndexer } from './search-queue';
 import type { Executor } from './rows';
 
-/** Every store over one executor: the pool, or one open transaction. */
-export interface StoreSet {
-  users: UsersStore;
-  sessions: SessionsStore;
-  teams: TeamsStore;
-  channels: ChannelsStore;
-  posts: PostsStore;
-  reactions: ReactionsStore;
-  preferences: PreferencesStore;
-  sidebar: SidebarStore;
-  search: SearchStore;
-  webhooks: WebhooksStore;
-  config: ConfigStore;
-  systems: SystemsStore;
-  status: StatusStore;
-  files: FilesStore;
-  threads: ThreadsStore;
-  outgoingHooks: OutgoingHooksStore;
-  outgoingQueue: OutgoingQueueStore;
-  /** The delivery log of every kind of integration call. */
-  deliveries: DeliveriesStore;
-  bots: BotsStore;
-  commands: CommandsStore;
-  emailOutbox: EmailOutboxStore;
-  /** What posts' interactive actions call, kept apart from their props. */
-  postActions: PostActionsStore;
-}
+export type { StoreSet } from './registry';
 
 declare const inTransaction: unique symbol;
 
@@ -121,47 +75,34 @@ function translating<T extends object>(store: T, pool: boolean): T {
   });
 }
 
+/** One of every store of the registry (registry.ts) over `executor`, each wrapped by translating(). */
 function storeSet(executor: Executor, pool: boolean): StoreSet {
-  return {
-    users: translating(new UsersStore(executor), pool),
-    sessions: translating(new SessionsStore(executor), pool),
-    teams: translating(new TeamsStore(executor), pool),
-    channels: translating(new ChannelsStore(executor), pool),
-    posts: translating(new PostsStore(executor), pool),
-    reactions: translating(new ReactionsStore(executor), pool),
-    preferences: translating(new PreferencesStore(executor), pool),
-    sidebar: translating(new SidebarStore(executor), pool),
-    search: translating(new SearchStore(executor), pool),
-    webhooks: translating(new WebhooksStore(executor), pool),
-    config: translating(new ConfigStore(executor), pool),
-    systems: translating(new SystemsStore(executor), pool),
-    status: translating(new StatusStore(executor), pool),
-    files: translating(new FilesStore(executor), pool),
-    threads: translating(new ThreadsStore(executor), pool),
-    outgoingHooks: translating(new OutgoingHooksStore(executor), pool),
-    outgoingQueue: translating(new OutgoingQueueStore(executor), pool),
-    deliveries: translating(new DeliveriesStore(executor), pool),
-    bots: translating(new BotsStore(executor), pool),
-    commands: translating(new CommandsStore(executor), pool),
-    emailOutbox: translating(new EmailOutboxStore(executor), pool),
-    postActions: translating(new PostActionsStore(executor), pool),
-  };
+  const set: Partial<Record<keyof StoreSet, object>> = {};
+  for (const name of STORE_NAMES) set[name] = translating(new STORES[name](executor), pool);
+  return set as StoreSet;
 }
 
 export function createStores(db: Database): Stores {
   const knex: Knex = db.knex;
+  // SQLite indexes new posts for search after their commit (migration 023): each commit wakes the indexer, and so
+  // does opening the stores (what a stop left queued).
+  const indexer = db.dialect === 'sqlite' ? new SearchIndexer(knex) : undefined;
+  indexer?.committed();
   return {
     ...storeSet(knex, true),
     concurrentWriters: db.dialect === 'mysql' ? 2 : 1,
     transaction: async (fn) => {
+      let result;
       try {
-        return await knex.transaction((trx) => {
+        result = await knex.transaction((trx) => {
           const tx = storeSet(trx, false) as TxStores;
           return guardPool ? transactions.run(true, () => fn(tx)) : fn(tx);
         });
       } catch (err) {
         throw translateDriverError(err);
       }
+      indexer?.committed();
+      return result;
     },
     ping: async () => {
       try {

@@ -3,7 +3,7 @@ import { Executor, Row, json, num, paged, str } from './rows';
 
 const TABLE = 'outgoing_webhooks';
 
-function mapHook(r: Row): OutgoingWebhook {
+function mapRow(r: Row): OutgoingWebhook {
   return {
     id: str(r.id),
     token: str(r.token),
@@ -47,20 +47,20 @@ export class OutgoingHooksStore {
   /** Live hooks only: a deleted hook is indistinguishable from one that never existed. */
   async get(id: string): Promise<OutgoingWebhook | undefined> {
     const r = (await this.db(TABLE).where({ id, delete_at: 0 }).first()) as Row | undefined;
-    return r ? mapHook(r) : undefined;
+    return r ? mapRow(r) : undefined;
   }
 
   /** The live hooks of these teams: what a commit of posts matches its posts against (one indexed query). */
   async liveForTeams(teamIds: string[]): Promise<OutgoingWebhook[]> {
     if (teamIds.length === 0) return [];
     const rows = (await this.db(TABLE).whereIn('team_id', teamIds).where('delete_at', 0)) as Row[];
-    return rows.map(mapHook);
+    return rows.map(mapRow);
   }
 
   /** The live hooks of a team bound to one channel ('' for the team-wide ones): the candidates for an overlap. */
   async liveForChannel(teamId: string, channelId: string): Promise<OutgoingWebhook[]> {
     const rows = (await this.db(TABLE).where({ team_id: teamId, channel_id: channelId, delete_at: 0 }).limit(1000)) as Row[];
-    return rows.map(mapHook);
+    return rows.map(mapRow);
   }
 
   async list(filter: OutgoingHookFilter, page: number, perPage: number): Promise<OutgoingWebhook[]> {
@@ -77,7 +77,7 @@ export class OutgoingHooksStore {
           .orWhereIn('h.channel_id', (s) => s.select('channel_id').from('channel_members').where('user_id', viewer)),
       );
     }
-    return ((await paged(q, page, perPage)) as Row[]).map(mapHook);
+    return ((await paged(q, page, perPage)) as Row[]).map(mapRow);
   }
 
   /** Replaces a live hook's fields. A hook deleted since the caller read it stays deleted. */

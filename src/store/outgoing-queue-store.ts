@@ -1,6 +1,10 @@
+import { CHUNK, LeasedQueue } from './leased-queue';
 import { Executor, Row, num, str } from './rows';
 
 const TABLE = 'outgoing_queue';
+
+/** A call is held by `claim`; due_at is both when it is due and, while held, when its lease ends. */
+const queue = new LeasedQueue(TABLE, 'claim', 'due_at');
 
 /** One call still to be made: a post sent to one callback URL of one hook. */
 export interface QueuedCall {
@@ -15,7 +19,7 @@ export interface QueuedCall {
   create_at: number;
 }
 
-function mapCall(r: Row): QueuedCall {
+function mapRow(r: Row): QueuedCall {
   return {
     id: str(r.id),
     hook_id: str(r.hook_id),
@@ -28,6 +32,11 @@ function mapCall(r: Row): QueuedCall {
   };
 }
 
+/** A new call: nobody holds it. */
+function toRow(c: QueuedCall): Row {
+  return { ...c, claim: '' };
+}
+
 /**
  * The durable queue of outgoing webhook calls. Several processes may share it: a call is taken by a conditional
  * UPDATE (only a row still due changes hands), so each attempt is made by exactly one of them.
@@ -37,7 +46,7 @@ export class OutgoingQueueStore {
 
   /** Queues calls; callers run it in the transaction of the posts that made them. */
   async insertMany(calls: QueuedCall[]): Promise<void> {
-    for (let i = 0; i < calls.length; i += 200) await this.db(TABLE).insert(calls.slice(i, i + 200).map((c) => ({ ...c, claim: '' })));
+    for (let i = 0; i < calls.length; i += CHUNK) await this.db(TABLE).insert(calls.slice(i, i + CHUNK).map(toRow));
   }
 
   /**
@@ -48,9 +57,7 @@ export class OutgoingQueueStore {
   async claimDue(now: number, limit: number, claim: string, leaseUntil: number): Promise<QueuedCall[]> {
     const due = (await this.db(TABLE).where('due_at', '<=', now).orderBy('due_at').limit(limit).select('id')) as Row[];
     if (due.length === 0) return [];
-    const ids = due.map((r) => str(r.id));
-    await this.db(TABLE).whereIn('id', ids).where('due_at', '<=', now).update({ claim, due_at: leaseUntil });
-    return ((await this.db(TABLE).whereIn('id', ids).where('claim', claim)) as Row[]).map(mapCall);
+    return (await queue.claim(this.db, due.map((r) => str(r.id)), claim, now, leaseUntil)).map(mapRow);
   }
 
   /** When the next call is due (undefined: the queue is empty). */
@@ -61,11 +68,11 @@ export class OutgoingQueueStore {
 
   /** Removes a call its holder finished (or dropped). */
   async finish(id: string, claim: string): Promise<void> {
-    await this.db(TABLE).where({ id, claim }).delete();
+    await queue.remove(this.db, [id], claim);
   }
 
   /** Gives a call back for its next attempt at `dueAt`, having made `attempt` attempts. */
   async retryAt(id: string, claim: string, attempt: number, dueAt: number): Promise<void> {
-    await this.db(TABLE).where({ id, claim }).update({ attempt, due_at: dueAt, claim: '' });
+    await queue.release(this.db, [id], claim, { attempt, due_at: dueAt });
   }
 }

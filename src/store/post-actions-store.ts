@@ -5,7 +5,7 @@ const TABLE = 'post_action_integrations';
 
 const ORIGIN_KINDS: ReadonlySet<string> = new Set<PostOrigin['kind']>(['incoming_webhook', 'outgoing_webhook', 'command']);
 
-function mapSealed(r: Row): SealedActions {
+function mapRow(r: Row): SealedActions {
   const kind = str(r.origin_kind);
   const origin = ORIGIN_KINDS.has(kind) ? { kind: kind as PostOrigin['kind'], id: str(r.origin_id) } : undefined;
   return { ...(origin ? { origin } : {}), actions: json<Record<string, ActionIntegration>>(r.actions, {}) };
@@ -36,6 +36,6 @@ export class PostActionsStore {
 
   async get(postId: string): Promise<SealedActions | undefined> {
     const r = (await this.db(TABLE).where({ post_id: postId }).first()) as Row | undefined;
-    return r ? mapSealed(r) : undefined;
+    return r ? mapRow(r) : undefined;
   }
 }

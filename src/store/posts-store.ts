@@ -3,7 +3,9 @@ import type { Post } from '../model';
 import { Executor, Row, bool, json, lazyJson, num, str } from './rows';
 import { prepared } from './prepared';
 
-function mapPost(r: Row): Post {
+const TABLE = 'posts';
+
+function mapRow(r: Row): Post {
   return {
     id: str(r.id),
     create_at: num(r.create_at),
@@ -51,6 +53,9 @@ function toRow(p: Post): Row {
     metadata: Object.keys(p.metadata).length ? JSON.stringify(p.metadata) : null,
   };
 }
+
+/** The columns stored as JSON text. */
+const JSON_COLUMNS: ReadonlySet<string> = new Set(['props', 'file_ids', 'metadata']);
 
 // Multi-row INSERTs stay under every driver's limits: SQLite's 32766 variables (17 per row) and MySQL's
 // max_allowed_packet (16 MB by default; a post's props alone may reach about 3 MB).
@@ -105,7 +110,7 @@ function live(q: Knex.QueryBuilder, includeDeleted: boolean): Knex.QueryBuilder 
 
 /** A channel's posts, or its root posts only (on the 016 index (channel_id, root_id, delete_at, create_at)). */
 function inChannel(db: Executor, channelId: string, rootsOnly: boolean): Knex.QueryBuilder {
-  const q = db('posts').where('channel_id', channelId);
+  const q = db(TABLE).where('channel_id', channelId);
   return rootsOnly ? q.where('root_id', '') : q;
 }
 
@@ -220,7 +225,7 @@ export class PostsStore {
     const db = this.db;
     const posts = writes.flatMap((w) => w.posts);
     if (posts.length === 0) return;
-    for (const chunk of insertChunks(posts.map(toRow))) await db('posts').insert(chunk);
+    for (const chunk of insertChunks(posts.map(toRow))) await db(TABLE).insert(chunk);
 
     const channels = new Map<string, { count: number; roots: number; last: number; lastRoot: number }>();
     const mentions = new Map<string, Map<string, { all: number; root: number }>>();
@@ -301,22 +306,21 @@ export class PostsStore {
   }
 
   async get(id: string): Promise<Post | undefined> {
-    const r = await this.db('posts').where({ id }).first();
-    return r ? mapPost(r) : undefined;
+    const r = await this.db(TABLE).where({ id }).first();
+    return r ? mapRow(r) : undefined;
   }
 
+  /** Writes the given fields only: toRow's conversions for the JSON columns, every other field as it is. */
   async update(id: string, fields: Partial<Post>): Promise<void> {
     const row: Row = {};
-    for (const [k, v] of Object.entries(fields)) {
-      row[k] = k === 'props' || k === 'file_ids' ? JSON.stringify(v) : k === 'metadata' ? JSON.stringify(v) : v;
-    }
-    await this.db('posts').where({ id }).update(row);
+    for (const [k, v] of Object.entries(fields)) row[k] = JSON_COLUMNS.has(k) ? JSON.stringify(v) : v;
+    await this.db(TABLE).where({ id }).update(row);
   }
 
   /** Soft-deletes a post and, for a root post, its replies, as Mattermost does. */
   async softDelete(post: Post, now: number): Promise<void> {
-    await this.db('posts').where({ id: post.id }).update({ delete_at: now, update_at: now });
-    if (post.root_id === '') await this.db('posts').where({ root_id: post.id, delete_at: 0 }).update({ delete_at: now, update_at: now });
+    await this.db(TABLE).where({ id: post.id }).update({ delete_at: now, update_at: now });
+    if (post.root_id === '') await this.db(TABLE).where({ root_id: post.id, delete_at: 0 }).update({ delete_at: now, update_at: now });
   }
 
   /** Newest first, by (create_at, id) so posts sharing a millisecond still have one stable order. */
@@ -324,16 +328,16 @@ export class PostsStore {
     const offset = q.page * q.perPage;
     const limit = q.perPage + (q.lookahead ?? 0);
     const rows = q.includeDeleted ? await pageQuery(this.db, q.channelId, offset, limit, true) : await livePage(this.db, q.channelId, offset, limit);
-    return rows.map(mapPost);
+    return rows.map(mapRow);
   }
 
   /** Posts strictly older than the anchor (newest first), or strictly newer (oldest first). */
   async around(q: CursorQuery, anchor: { create_at: number; id: string }, direction: Direction): Promise<Post[]> {
     if (!q.includeDeleted) {
       const read = direction === 'before' ? liveBefore : liveAfter;
-      return (await read(this.db, q.channelId, anchor.create_at, anchor.id, q.page * q.perPage, q.perPage + (q.lookahead ?? 0))).map(mapPost);
+      return (await read(this.db, q.channelId, anchor.create_at, anchor.id, q.page * q.perPage, q.perPage + (q.lookahead ?? 0))).map(mapRow);
     }
-    return (await this.beyond(q, anchor, direction)).map(mapPost);
+    return (await this.beyond(q, anchor, direction)).map(mapRow);
   }
 
   /**
@@ -375,7 +379,7 @@ export class PostsStore {
     const kept = rows.slice(0, n);
     await this.fillLargeProps(kept);
     const past = rows[n];
-    return { posts: kept.map(mapPost), beyond: past ? { id: str(past.id), delete_at: num(past.delete_at) } : undefined };
+    return { posts: kept.map(mapRow), beyond: past ? { id: str(past.id), delete_at: num(past.delete_at) } : undefined };
   }
 
   /**
@@ -388,7 +392,7 @@ export class PostsStore {
     let batch: Row[] = [];
     let bytes = 0;
     const flush = async () => {
-      const long = new Map((await this.db('posts').whereIn('id', batch.map((r) => str(r.id))).select('id', 'props')).map((r: Row) => [str(r.id), r.props] as const));
+      const long = new Map((await this.db(TABLE).whereIn('id', batch.map((r) => str(r.id))).select('id', 'props')).map((r: Row) => [str(r.id), r.props] as const));
       for (const r of batch) r.props = long.get(str(r.id)) ?? null;
       batch = [];
       bytes = 0;
@@ -412,7 +416,7 @@ export class PostsStore {
   /** Every post changed after `since` (deleted ones too, so clients learn of deletions), oldest first, capped. */
   async since(channelId: string, since: number, limit: number): Promise<Post[]> {
     const rows = (await sized(
-      this.db('posts')
+      this.db(TABLE)
         .where('channel_id', channelId)
         .where('update_at', '>', since)
         .orderBy([{ column: 'create_at', order: 'asc' }, { column: 'id', order: 'asc' }])
@@ -420,7 +424,7 @@ export class PostsStore {
       this.db,
     )) as Row[];
     await this.fillLargeProps(rows);
-    return rows.map(mapPost);
+    return rows.map(mapRow);
   }
 
   /**
@@ -434,7 +438,7 @@ export class PostsStore {
    */
   async rootsSince(channelId: string, since: number, limit: number): Promise<Post[]> {
     const db = this.db;
-    const changed = (await db('posts')
+    const changed = (await db(TABLE)
       .where('channel_id', channelId)
       .where('update_at', '>', since)
       .whereRaw('LENGTH(root_id) = 0')
@@ -445,14 +449,14 @@ export class PostsStore {
     const ids = [...new Set([...changed.map((r) => str(r.id)), ...replied.map((r) => str(r.post_id))])];
     if (ids.length === 0) return [];
     const rows = (await sized(
-      db('posts')
+      db(TABLE)
         .whereIn('id', ids)
         .orderBy([{ column: 'create_at', order: 'desc' }, { column: 'id', order: 'desc' }])
         .limit(limit),
       db,
     )) as Row[];
     await this.fillLargeProps(rows);
-    return rows.map(mapPost);
+    return rows.map(mapRow);
   }
 
   /** The id of the next live post (root post with `rootsOnly`) beyond the anchor in the given direction, or '' at either end. */
@@ -479,45 +483,45 @@ export class PostsStore {
     );
     if (!row) return undefined;
     await this.fillLargeProps([row as Row]);
-    return mapPost(row as Row);
+    return mapRow(row as Row);
   }
 
   /** The channel's last change time: cheap on the (channel_id, update_at) index, and the basis of its ETag. */
   async lastUpdateAt(channelId: string): Promise<number> {
-    const r = await this.db('posts').where('channel_id', channelId).max({ m: 'update_at' }).first();
+    const r = await this.db(TABLE).where('channel_id', channelId).max({ m: 'update_at' }).first();
     return num(r?.m);
   }
 
   async thread(rootId: string, includeDeleted: boolean): Promise<Post[]> {
-    const q = this.db('posts').where((w) => w.where('id', rootId).orWhere('root_id', rootId));
+    const q = this.db(TABLE).where((w) => w.where('id', rootId).orWhere('root_id', rootId));
     const rows = (await sized(live(q, includeDeleted).orderBy([{ column: 'create_at', order: 'asc' }, { column: 'id', order: 'asc' }]), this.db)) as Row[];
     await this.fillLargeProps(rows);
-    return rows.map(mapPost);
+    return rows.map(mapRow);
   }
 
   /** The channel's pinned posts that are not deleted, oldest first (Mattermost's order for them). */
   async pinned(channelId: string): Promise<Post[]> {
     const rows = (await sized(
-      this.db('posts')
+      this.db(TABLE)
         .where({ channel_id: channelId, delete_at: 0, is_pinned: true })
         .orderBy([{ column: 'create_at', order: 'asc' }, { column: 'id', order: 'asc' }]),
       this.db,
     )) as Row[];
     await this.fillLargeProps(rows);
-    return rows.map(mapPost);
+    return rows.map(mapRow);
   }
 
   async getMany(ids: string[]): Promise<Post[]> {
     if (ids.length === 0) return [];
-    const rows = (await sized(this.db('posts').whereIn('id', ids), this.db)) as Row[];
+    const rows = (await sized(this.db(TABLE).whereIn('id', ids), this.db)) as Row[];
     await this.fillLargeProps(rows);
-    return rows.map(mapPost);
+    return rows.map(mapRow);
   }
 
   /** Which of the given ids are stored posts (deleted or not): one indexed lookup, no row bodies. */
   async existing(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.db('posts').whereIn('id', ids).select('id');
+    const rows = await this.db(TABLE).whereIn('id', ids).select('id');
     return new Set((rows as Row[]).map((r) => str(r.id)));
   }
 
@@ -525,7 +529,7 @@ export class PostsStore {
   async replyStats(rootIds: string[]): Promise<Map<string, { count: number; last: number }>> {
     const out = new Map<string, { count: number; last: number }>();
     if (rootIds.length === 0) return out;
-    const rows = await this.db('posts')
+    const rows = await this.db(TABLE)
       .whereIn('root_id', rootIds)
       .where('delete_at', 0)
       .groupBy('root_id')

@@ -3,8 +3,12 @@ import { Executor, Row, paged, str } from './rows';
 
 const TABLE = 'preferences';
 
-function mapPreference(r: Row): Preference {
+function mapRow(r: Row): Preference {
   return { user_id: str(r.user_id), category: str(r.category), name: str(r.name), value: str(r.value) };
+}
+
+function toRow(p: Preference): Row {
+  return { user_id: p.user_id, category: p.category, name: p.name, value: p.value };
 }
 
 /**
@@ -25,8 +29,7 @@ export class PreferencesStore {
    */
   async save(preferences: Preference[]): Promise<void> {
     if (preferences.length === 0) return;
-    const rows = preferences.map((p) => ({ user_id: p.user_id, category: p.category, name: p.name, value: p.value }));
-    await this.db(TABLE).insert(rows).onConflict(['user_id', 'category', 'name']).merge(['value']);
+    await this.db(TABLE).insert(preferences.map(toRow)).onConflict(['user_id', 'category', 'name']).merge(['value']);
   }
 
   /** Deletes the preferences with these keys; a key not stored is nothing to delete. */
@@ -41,17 +44,17 @@ export class PreferencesStore {
 
   async all(userId: string): Promise<Preference[]> {
     const rows = await this.db(TABLE).where({ user_id: userId }).orderBy([{ column: 'category' }, { column: 'name' }]);
-    return (rows as Row[]).map(mapPreference);
+    return (rows as Row[]).map(mapRow);
   }
 
   async category(userId: string, category: string): Promise<Preference[]> {
     const rows = await this.db(TABLE).where({ user_id: userId, category }).orderBy('name');
-    return (rows as Row[]).map(mapPreference);
+    return (rows as Row[]).map(mapRow);
   }
 
   async get(userId: string, category: string, name: string): Promise<Preference | undefined> {
     const row = (await this.db(TABLE).where({ user_id: userId, category, name }).first()) as Row | undefined;
-    return row ? mapPreference(row) : undefined;
+    return row ? mapRow(row) : undefined;
   }
 
   /**

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { PostSearchQuery } from '../model';
 import { SQLITE_DOC_SLOTS, SQLITE_MAX_CREATE_AT, rebuildSqlite } from './migrations/008-post-search';
 import { Executor, Row, num, str } from './rows';
+import { indexQueuedPosts, searchQueueEmpty } from './search-queue';
 import { inMessage, mysqlPlan, sqlitePlan, sqliteWalk, type MysqlPlan, type SqlitePlan, type TokenSizes } from './search-text';
 
 /** One past the largest doc id (see migration 008): the top of an open-ended search. */
@@ -107,11 +108,14 @@ export class SearchStore {
   }
 
   /**
-   * Fills the SQLite index again from the posts table (run in a transaction). The triggers keep it current; this is
-   * for data loaded around them. MySQL's FULLTEXT index needs no such step.
+   * Fills the SQLite index again from the posts table (run in a transaction). The triggers and the queue keep it
+   * current; this is for data loaded around them. MySQL's FULLTEXT index needs no such step.
    */
   async rebuild(): Promise<void> {
-    if (!this.mysql) await rebuildSqlite(this.db as never, true);
+    if (this.mysql) return;
+    await rebuildSqlite(this.db as never, true);
+    // Everything queued (migration 023) was indexed with the rest.
+    await this.db.raw('DELETE FROM post_search_queue');
   }
 
   // ------------------------------------------------------------------------------------------------------ SQLite
@@ -125,6 +129,8 @@ export class SearchStore {
   }
 
   private async searchSqlite(q: PostSearchQuery, deadline: number): Promise<string[]> {
+    // Posts whose `ok` was sent before this search started are found: what their commits queued is indexed first.
+    if (!(await searchQueueEmpty(this.db))) while ((await indexQueuedPosts(this.db)) > 0);
     const plan = sqlitePlan(q.terms, q.excludedTerms, q.orSearch);
     const need = q.offset + q.limit;
     const lower = this.lowerDoc(q);

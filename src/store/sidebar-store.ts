@@ -1,7 +1,7 @@
 import { FAVORITE_CHANNEL_CATEGORY, SIDEBAR_LIMITS, type SidebarCategoryRecord } from '../model';
 import { Executor, Row, bool, num, str } from './rows';
 
-const CATEGORIES = 'sidebar_categories';
+const TABLE = 'sidebar_categories';
 const CHANNELS = 'sidebar_channels';
 
 /** Ids per statement: far below every dialect's limit on bound values, whatever the number of a user's channels. */
@@ -13,7 +13,7 @@ function chunks<T>(list: T[], size = CHUNK): T[][] {
   return out;
 }
 
-function mapCategory(r: Row): SidebarCategoryRecord {
+function mapRow(r: Row): SidebarCategoryRecord {
   return {
     id: str(r.id),
     user_id: str(r.user_id),
@@ -27,7 +27,7 @@ function mapCategory(r: Row): SidebarCategoryRecord {
   };
 }
 
-function categoryRow(c: SidebarCategoryRecord): Row {
+function toRow(c: SidebarCategoryRecord): Row {
   return { id: c.id, user_id: c.user_id, team_id: c.team_id, sort_order: c.sort_order, sorting: c.sorting, type: c.type, display_name: c.display_name, muted: c.muted, collapsed: c.collapsed };
 }
 
@@ -58,40 +58,40 @@ export class SidebarStore {
 
   /** The user's categories on the team, in the sidebar's order. */
   async categories(userId: string, teamId: string): Promise<SidebarCategoryRecord[]> {
-    const rows = await this.db(CATEGORIES).where({ user_id: userId, team_id: teamId }).orderBy([{ column: 'sort_order' }, { column: 'id' }]);
-    return (rows as Row[]).map(mapCategory);
+    const rows = await this.db(TABLE).where({ user_id: userId, team_id: teamId }).orderBy([{ column: 'sort_order' }, { column: 'id' }]);
+    return (rows as Row[]).map(mapRow);
   }
 
   async category(id: string): Promise<SidebarCategoryRecord | undefined> {
-    const row = (await this.db(CATEGORIES).where({ id }).first()) as Row | undefined;
+    const row = (await this.db(TABLE).where({ id }).first()) as Row | undefined;
     // MySQL's collation folds case: only the exact id is this category.
-    return row && str(row.id) === id ? mapCategory(row) : undefined;
+    return row && str(row.id) === id ? mapRow(row) : undefined;
   }
 
   /** Adds categories; one whose id exists already (a default one, created meanwhile by another request) is skipped. */
   async insertCategories(categories: SidebarCategoryRecord[]): Promise<void> {
     if (categories.length === 0) return;
-    await this.db(CATEGORIES).insert(categories.map(categoryRow)).onConflict('id').ignore();
+    await this.db(TABLE).insert(categories.map(toRow)).onConflict('id').ignore();
   }
 
   /** Writes a category's settings (its id, owner, team, type and place stay). */
   async updateCategory(c: SidebarCategoryRecord): Promise<void> {
-    await this.db(CATEGORIES).where({ id: c.id }).update({ display_name: c.display_name, sorting: c.sorting, muted: c.muted, collapsed: c.collapsed });
+    await this.db(TABLE).where({ id: c.id }).update({ display_name: c.display_name, sorting: c.sorting, muted: c.muted, collapsed: c.collapsed });
   }
 
   /** Numbers the categories 0, 10, 20, ... in the order given. */
   async setOrder(ids: string[]): Promise<void> {
-    for (const [i, id] of ids.entries()) await this.db(CATEGORIES).where({ id }).update({ sort_order: i * SIDEBAR_LIMITS.sortStep });
+    for (const [i, id] of ids.entries()) await this.db(TABLE).where({ id }).update({ sort_order: i * SIDEBAR_LIMITS.sortStep });
   }
 
   /** Deletes a category and the placements in it (its channels go back to the default categories). */
   async deleteCategory(id: string): Promise<void> {
     await this.db(CHANNELS).where({ category_id: id }).delete();
-    await this.db(CATEGORIES).where({ id }).delete();
+    await this.db(TABLE).where({ id }).delete();
   }
 
   async countCustom(userId: string, teamId: string): Promise<number> {
-    const row = await this.db(CATEGORIES).where({ user_id: userId, team_id: teamId, type: 'custom' }).count<{ n: number }[]>({ n: '*' }).first();
+    const row = await this.db(TABLE).where({ user_id: userId, team_id: teamId, type: 'custom' }).count<{ n: number }[]>({ n: '*' }).first();
     return num(row?.n);
   }
 
@@ -165,16 +165,16 @@ export class SidebarStore {
 
   /** The user's categories of a type: on one team, or on every team. */
   async categoriesOfType(userId: string, type: SidebarCategoryRecord['type'], teamId?: string): Promise<SidebarCategoryRecord[]> {
-    const q = this.db(CATEGORIES).where({ user_id: userId, type });
+    const q = this.db(TABLE).where({ user_id: userId, type });
     if (teamId !== undefined) q.where('team_id', teamId);
-    return ((await q) as Row[]).map(mapCategory);
+    return ((await q) as Row[]).map(mapRow);
   }
 
   /** Takes a channel out of the user's categories of a type (out of favorites: it goes back to its default category). */
   async unplaceFromType(userId: string, channelId: string, type: SidebarCategoryRecord['type']): Promise<void> {
     await this.db(CHANNELS)
       .where({ user_id: userId, channel_id: channelId })
-      .whereIn('category_id', (sub) => sub.select('id').from(CATEGORIES).where({ user_id: userId, type }))
+      .whereIn('category_id', (sub) => sub.select('id').from(TABLE).where({ user_id: userId, type }))
       .delete();
   }
 
@@ -186,7 +186,7 @@ export class SidebarStore {
   /** Drops the user's sidebar on a team they left, as Mattermost's ClearSidebarOnTeamLeave does. */
   async clearTeam(userId: string, teamId: string): Promise<void> {
     await this.db(CHANNELS).where({ user_id: userId, team_id: teamId }).delete();
-    await this.db(CATEGORIES).where({ user_id: userId, team_id: teamId }).delete();
+    await this.db(TABLE).where({ user_id: userId, team_id: teamId }).delete();
   }
 
   /**

@@ -1,7 +1,9 @@
 import type { StatusRecord, StatusValue } from '../model/status';
 import { Executor, Row, bool, num, str } from './rows';
 
-function mapStatus(r: Row): StatusRecord {
+const TABLE = 'status';
+
+function mapRow(r: Row): StatusRecord {
   return {
     user_id: str(r.user_id),
     status: str(r.status) as StatusValue,
@@ -12,31 +14,34 @@ function mapStatus(r: Row): StatusRecord {
   };
 }
 
+function toRow(s: StatusRecord): Row {
+  return { user_id: s.user_id, status: s.status, manual: s.manual, last_activity_at: s.last_activity_at, dnd_end_time: s.dnd_end_time, prev_status: s.prev_status };
+}
+
 export class StatusStore {
   constructor(private readonly db: Executor) {}
 
   async get(userId: string): Promise<StatusRecord | undefined> {
-    const r = await this.db('status').where({ user_id: userId }).first();
-    return r ? mapStatus(r) : undefined;
+    const r = await this.db(TABLE).where({ user_id: userId }).first();
+    return r ? mapRow(r) : undefined;
   }
 
   async getMany(userIds: string[]): Promise<StatusRecord[]> {
     if (userIds.length === 0) return [];
-    return (await this.db('status').whereIn('user_id', userIds)).map(mapStatus);
+    return (await this.db(TABLE).whereIn('user_id', userIds)).map(mapRow);
   }
 
   /** Everyone whose stored status is not offline (get_statuses). */
   async notOffline(limit: number): Promise<StatusRecord[]> {
-    return (await this.db('status').whereNot({ status: 'offline' }).limit(limit)).map(mapStatus);
+    return (await this.db(TABLE).whereNot({ status: 'offline' }).limit(limit)).map(mapRow);
   }
 
   /** Inserts or replaces a user's status row. */
   async save(s: StatusRecord): Promise<void> {
-    const row = { user_id: s.user_id, status: s.status, manual: s.manual, last_activity_at: s.last_activity_at, dnd_end_time: s.dnd_end_time, prev_status: s.prev_status };
-    await this.db('status').insert(row).onConflict('user_id').merge();
+    await this.db(TABLE).insert(toRow(s)).onConflict('user_id').merge();
   }
 
   async touch(userId: string, at: number): Promise<void> {
-    await this.db('status').where({ user_id: userId }).update({ last_activity_at: at });
+    await this.db(TABLE).where({ user_id: userId }).update({ last_activity_at: at });
   }
 }

@@ -1,7 +1,10 @@
 import type { Team, TeamMember } from '../model';
 import { Executor, Row, bool, num, paged, str } from './rows';
 
-function mapTeam(r: Row): Team {
+const TABLE = 'teams';
+const MEMBERS = 'team_members';
+
+function mapRow(r: Row): Team {
   return {
     id: str(r.id),
     create_at: num(r.create_at),
@@ -20,6 +23,12 @@ function mapTeam(r: Row): Team {
     group_constrained: null,
     policy_id: null,
   };
+}
+
+/** A team's stored columns: the scheme and policy fields are always null here and not stored. */
+function toRow(team: Team): Row {
+  const { scheme_id: _s, group_constrained: _g, policy_id: _p, ...row } = team;
+  return row;
 }
 
 export function mapTeamMember(r: Row): TeamMember {
@@ -47,57 +56,56 @@ export class TeamsStore {
   }
 
   async insert(team: Team): Promise<void> {
-    const { scheme_id: _s, group_constrained: _g, policy_id: _p, ...row } = team;
-    await this.db('teams').insert(row);
+    await this.db(TABLE).insert(toRow(team));
   }
 
   async get(id: string): Promise<Team | undefined> {
-    const r = await this.db('teams').where({ id }).first();
-    return r ? mapTeam(r) : undefined;
+    const r = await this.db(TABLE).where({ id }).first();
+    return r ? mapRow(r) : undefined;
   }
 
   async getByName(name: string): Promise<Team | undefined> {
-    const r = await this.db('teams').where({ name }).first();
+    const r = await this.db(TABLE).where({ name }).first();
     // MySQL's default collation folds case and trailing spaces: only an exact match counts, as on SQLite. (The
     // unique index folds the same way, so the row found is the only candidate.)
-    return r && str(r.name) === name ? mapTeam(r) : undefined;
+    return r && str(r.name) === name ? mapRow(r) : undefined;
   }
 
   async list(opts: { openOnly: boolean; page: number; perPage: number }): Promise<Team[]> {
-    const q = this.db('teams').where('delete_at', 0).orderBy('display_name').orderBy('id');
+    const q = this.db(TABLE).where('delete_at', 0).orderBy('display_name').orderBy('id');
     if (opts.openOnly) q.where('allow_open_invite', true);
-    return (await paged(q, opts.page, opts.perPage)).map(mapTeam);
+    return (await paged(q, opts.page, opts.perPage)).map(mapRow);
   }
 
   async count(opts: { openOnly: boolean }): Promise<number> {
-    const q = this.db('teams').where('delete_at', 0);
+    const q = this.db(TABLE).where('delete_at', 0);
     if (opts.openOnly) q.where('allow_open_invite', true);
     const r = await q.count<{ n: number }[]>({ n: '*' }).first();
     return num(r?.n);
   }
 
   async listForUser(userId: string): Promise<Team[]> {
-    const rows = await this.db('teams as t')
-      .join('team_members as m', 'm.team_id', 't.id')
+    const rows = await this.db(`${TABLE} as t`)
+      .join(`${MEMBERS} as m`, 'm.team_id', 't.id')
       .where({ 'm.user_id': userId, 'm.delete_at': 0, 't.delete_at': 0 })
       .select('t.*')
       .orderBy('t.display_name');
-    return rows.map(mapTeam);
+    return rows.map(mapRow);
   }
 
   /** Every team membership row of the user (left teams included), by team id, at most `limit` (on the user_id index). */
   async membershipsOfUser(userId: string, limit: number): Promise<TeamMember[]> {
-    const rows = await this.db('team_members').where({ user_id: userId }).orderBy('team_id').limit(limit);
+    const rows = await this.db(MEMBERS).where({ user_id: userId }).orderBy('team_id').limit(limit);
     return (rows as Row[]).map(mapTeamMember);
   }
 
   async insertMember(m: { team_id: string; user_id: string; scheme_admin: boolean; create_at: number }): Promise<void> {
-    await this.db('team_members').insert({ ...m, scheme_user: true, roles: '', delete_at: 0 });
+    await this.db(MEMBERS).insert({ ...m, scheme_user: true, roles: '', delete_at: 0 });
   }
 
   /** Sets a current membership's scheme flags and explicit roles; false when there is no current membership. */
   async updateMemberRoles(teamId: string, userId: string, roles: { scheme_user: boolean; scheme_admin: boolean; explicit_roles: string }): Promise<boolean> {
-    const changed = await this.db('team_members')
+    const changed = await this.db(MEMBERS)
       .where({ team_id: teamId, user_id: userId, delete_at: 0 })
       .update({ scheme_user: roles.scheme_user, scheme_admin: roles.scheme_admin, roles: roles.explicit_roles });
     return changed === 1;
@@ -105,18 +113,18 @@ export class TeamsStore {
 
   /** The team an invite link names; undefined for an unknown id (on the invite_id index, 021). */
   async getByInviteId(inviteId: string): Promise<Team | undefined> {
-    const r = await this.db('teams').where({ invite_id: inviteId }).first();
+    const r = await this.db(TABLE).where({ invite_id: inviteId }).first();
     // MySQL's collation folds case: only the exact id counts, as on SQLite.
-    return r && str(r.invite_id) === inviteId ? mapTeam(r) : undefined;
+    return r && str(r.invite_id) === inviteId ? mapRow(r) : undefined;
   }
 
   async reactivateMember(teamId: string, userId: string): Promise<void> {
-    await this.db('team_members').where({ team_id: teamId, user_id: userId }).update({ delete_at: 0 });
+    await this.db(MEMBERS).where({ team_id: teamId, user_id: userId }).update({ delete_at: 0 });
   }
 
   /** Writes changed settings of a team; false when no such team. */
   async update(id: string, fields: Partial<Omit<Team, 'id' | 'create_at' | 'scheme_id' | 'group_constrained' | 'policy_id'>>): Promise<boolean> {
-    return (await this.db('teams').where({ id }).update(fields)) === 1;
+    return (await this.db(TABLE).where({ id }).update(fields)) === 1;
   }
 
   /**
@@ -124,7 +132,7 @@ export class TeamsStore {
    * cleared, so a user who joins again is a plain member. False when there was no current membership.
    */
   async removeMember(teamId: string, userId: string, now: number): Promise<boolean> {
-    const changed = await this.db('team_members')
+    const changed = await this.db(MEMBERS)
       .where({ team_id: teamId, user_id: userId, delete_at: 0 })
       .update({ delete_at: now, roles: '', scheme_admin: false });
     return changed === 1;
@@ -132,7 +140,7 @@ export class TeamsStore {
 
   /** Current members, and those of them whose accounts are active (GetTeamStats). */
   async memberCounts(teamId: string): Promise<{ total: number; active: number }> {
-    const r = await this.db('team_members as m')
+    const r = await this.db(`${MEMBERS} as m`)
       .join('users as u', 'u.id', 'm.user_id')
       .where({ 'm.team_id': teamId, 'm.delete_at': 0 })
       .select(this.db.raw('COUNT(*) AS total'), this.db.raw('SUM(CASE WHEN u.delete_at = 0 THEN 1 ELSE 0 END) AS active'))
@@ -141,18 +149,18 @@ export class TeamsStore {
   }
 
   async getMember(teamId: string, userId: string): Promise<TeamMember | undefined> {
-    const r = await this.db('team_members').where({ team_id: teamId, user_id: userId }).first();
+    const r = await this.db(MEMBERS).where({ team_id: teamId, user_id: userId }).first();
     return r ? mapTeamMember(r) : undefined;
   }
 
   /** The ids of the team's current members (the real-time audience of a team event). */
   async memberIds(teamId: string): Promise<string[]> {
-    const rows = await this.db('team_members').where({ team_id: teamId, delete_at: 0 }).select('user_id');
+    const rows = await this.db(MEMBERS).where({ team_id: teamId, delete_at: 0 }).select('user_id');
     return (rows as Row[]).map((r) => str(r.user_id));
   }
 
   async listMembers(teamId: string, opts: { page: number; perPage: number; byUsername: boolean; excludeDeletedUsers: boolean }): Promise<TeamMember[]> {
-    const q = this.db('team_members as m').where({ 'm.team_id': teamId, 'm.delete_at': 0 }).select('m.*');
+    const q = this.db(`${MEMBERS} as m`).where({ 'm.team_id': teamId, 'm.delete_at': 0 }).select('m.*');
     if (opts.byUsername || opts.excludeDeletedUsers) q.join('users as u', 'u.id', 'm.user_id');
     if (opts.excludeDeletedUsers) q.where('u.delete_at', 0);
     q.orderBy(opts.byUsername ? 'u.username' : 'm.user_id');

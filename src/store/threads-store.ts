@@ -2,10 +2,10 @@ import type { Knex } from 'knex';
 import type { FollowedThread, ThreadListQuery, ThreadMembership, ThreadRecord, ThreadTotals } from '../model';
 import { Executor, Row, bool, json, num, str } from './rows';
 
-const THREADS = 'threads';
+const TABLE = 'threads';
 const MEMBERSHIPS = 'thread_memberships';
 
-function mapThread(r: Row): ThreadRecord {
+function mapRow(r: Row): ThreadRecord {
   return {
     post_id: str(r.post_id),
     channel_id: str(r.channel_id),
@@ -37,6 +37,11 @@ export interface NewThread {
   is_urgent: boolean;
 }
 
+/** A new thread's row, its counters at zero. */
+function toRow(t: NewThread): Row {
+  return { ...t, reply_count: 0, last_reply_at: 0, participants: '[]', delete_at: 0 };
+}
+
 /** Live replies of the thread newer than the membership's last view (a correlated count on the posts' root index). */
 function unreadReplies(db: Executor): Knex.Raw {
   return db.raw('(SELECT COUNT(*) FROM posts p WHERE p.root_id = m.post_id AND p.create_at > m.last_viewed AND p.delete_at = 0) AS unread_replies');
@@ -51,7 +56,7 @@ export class ThreadsStore {
    */
   private followed(userId: string, teamId: string, deleted: boolean): Knex.QueryBuilder {
     const q = this.db(`${MEMBERSHIPS} as m`)
-      .join(`${THREADS} as t`, 't.post_id', 'm.post_id')
+      .join(`${TABLE} as t`, 't.post_id', 'm.post_id')
       .join('channel_members as cm', (j) => j.on('cm.channel_id', 't.channel_id').andOn('cm.user_id', 'm.user_id'))
       .where('m.user_id', userId)
       .where('m.following', true)
@@ -60,14 +65,14 @@ export class ThreadsStore {
   }
 
   async get(postId: string): Promise<ThreadRecord | undefined> {
-    const r = (await this.db(THREADS).where({ post_id: postId }).first()) as Row | undefined;
-    return r ? mapThread(r) : undefined;
+    const r = (await this.db(TABLE).where({ post_id: postId }).first()) as Row | undefined;
+    return r ? mapRow(r) : undefined;
   }
 
   async getMany(postIds: string[]): Promise<Map<string, ThreadRecord>> {
     if (postIds.length === 0) return new Map();
-    const rows = (await this.db(THREADS).whereIn('post_id', postIds)) as Row[];
-    return new Map(rows.map((r) => [str(r.post_id), mapThread(r)]));
+    const rows = (await this.db(TABLE).whereIn('post_id', postIds)) as Row[];
+    return new Map(rows.map((r) => [str(r.post_id), mapRow(r)]));
   }
 
   async membership(userId: string, postId: string): Promise<ThreadMembership | undefined> {
@@ -92,8 +97,7 @@ export class ThreadsStore {
   /** Creates the threads not there yet (a concurrent writer's row wins; counters move with addReplies either way). */
   async ensure(threads: NewThread[]): Promise<void> {
     if (threads.length === 0) return;
-    const rows = threads.map((t) => ({ ...t, reply_count: 0, last_reply_at: 0, participants: '[]', delete_at: 0 }));
-    await this.db(THREADS).insert(rows).onConflict('post_id').ignore();
+    await this.db(TABLE).insert(threads.map(toRow)).onConflict('post_id').ignore();
   }
 
   /**
@@ -105,17 +109,17 @@ export class ThreadsStore {
     if (replies.length === 0) return;
     const db = this.db;
     const last = Math.max(...replies.map((r) => r.createAt));
-    await db(THREADS)
+    await db(TABLE)
       .where({ post_id: rootId })
       .update({
         reply_count: db.raw('reply_count + ?', [replies.length]),
         last_reply_at: db.raw('CASE WHEN last_reply_at < ? THEN ? ELSE last_reply_at END', [last, last]),
       });
-    const row = (await db(THREADS).where({ post_id: rootId }).first('participants')) as Row | undefined;
+    const row = (await db(TABLE).where({ post_id: rootId }).first('participants')) as Row | undefined;
     if (!row) return;
     let participants = json<string[]>(row.participants, []);
     for (const r of [...replies].sort((a, b) => a.createAt - b.createAt)) participants = [...participants.filter((id) => id !== r.userId), r.userId];
-    await db(THREADS).where({ post_id: rootId }).update({ participants: JSON.stringify(participants) });
+    await db(TABLE).where({ post_id: rootId }).update({ participants: JSON.stringify(participants) });
   }
 
   /** Users who follow the thread from now on unless they had a membership already (an unfollow stays). */
@@ -154,7 +158,7 @@ export class ThreadsStore {
   async readAll(userId: string, teamId: string, now: number): Promise<void> {
     await this.db(MEMBERSHIPS)
       .where('user_id', userId)
-      .whereExists((q) => q.select(this.db.raw('1')).from(`${THREADS} as t`).whereRaw(`t.post_id = ${MEMBERSHIPS}.post_id`).whereIn('t.team_id', [teamId, '']))
+      .whereExists((q) => q.select(this.db.raw('1')).from(`${TABLE} as t`).whereRaw(`t.post_id = ${MEMBERSHIPS}.post_id`).whereIn('t.team_id', [teamId, '']))
       .update({ last_viewed: now, unread_mentions: 0, last_updated: now });
   }
 
@@ -167,11 +171,11 @@ export class ThreadsStore {
     const live = () => db('posts').where({ root_id: rootId, delete_at: 0 });
     const [{ c, m }] = (await live().count({ c: '*' }).max({ m: 'create_at' })) as Row[];
     const [{ mine }] = (await live().where('user_id', userId).count({ mine: '*' })) as Row[];
-    const row = (await db(THREADS).where({ post_id: rootId }).first('participants')) as Row | undefined;
+    const row = (await db(TABLE).where({ post_id: rootId }).first('participants')) as Row | undefined;
     if (!row) return;
     let participants = json<string[]>(row.participants, []);
     if (num(mine) === 0) participants = participants.filter((id) => id !== userId);
-    await db(THREADS)
+    await db(TABLE)
       .where({ post_id: rootId })
       .update({ reply_count: num(c), last_reply_at: num(m), participants: JSON.stringify(participants) });
   }
@@ -203,7 +207,7 @@ export class ThreadsStore {
 
   /** The root post was deleted (or restored with 0): its thread leaves (or rejoins) the lists. */
   async setDeleted(postId: string, deleteAt: number): Promise<void> {
-    await this.db(THREADS).where({ post_id: postId }).update({ delete_at: deleteAt });
+    await this.db(TABLE).where({ post_id: postId }).update({ delete_at: deleteAt });
   }
 
   /** One page of the user's followed threads with their read state, newest reply first (oldest first after `after`). */
@@ -227,16 +231,16 @@ export class ThreadsStore {
         { column: 't.post_id', order },
       ])
       .limit(q.perPage)) as Row[];
-    return rows.map((r) => ({ ...mapThread(r), last_viewed: num(r.last_viewed), unread_mentions: num(r.unread_mentions), unread_replies: num(r.unread_replies) }));
+    return rows.map((r) => ({ ...mapRow(r), last_viewed: num(r.last_viewed), unread_mentions: num(r.unread_mentions), unread_replies: num(r.unread_replies) }));
   }
 
   /** One followed thread with the user's read state (following or not), or undefined without a thread or membership. */
   async followedOne(userId: string, postId: string): Promise<FollowedThread | undefined> {
     const r = (await this.db(`${MEMBERSHIPS} as m`)
-      .join(`${THREADS} as t`, 't.post_id', 'm.post_id')
+      .join(`${TABLE} as t`, 't.post_id', 'm.post_id')
       .where({ 'm.user_id': userId, 'm.post_id': postId })
       .first('t.*', 'm.last_viewed', 'm.unread_mentions', unreadReplies(this.db))) as Row | undefined;
-    return r ? { ...mapThread(r), last_viewed: num(r.last_viewed), unread_mentions: num(r.unread_mentions), unread_replies: num(r.unread_replies) } : undefined;
+    return r ? { ...mapRow(r), last_viewed: num(r.last_viewed), unread_mentions: num(r.unread_mentions), unread_replies: num(r.unread_replies) } : undefined;
   }
 
   /** The totals of GetUserThreads, in one statement. */
@@ -265,7 +269,7 @@ export class ThreadsStore {
     if (teamIds.length === 0) return out;
     const db = this.db;
     const rows = (await db(`${MEMBERSHIPS} as m`)
-      .join(`${THREADS} as t`, 't.post_id', 'm.post_id')
+      .join(`${TABLE} as t`, 't.post_id', 'm.post_id')
       .join('channel_members as cm', (j) => j.on('cm.channel_id', 't.channel_id').andOn('cm.user_id', 'm.user_id'))
       .where({ 'm.user_id': userId, 'm.following': true, 't.delete_at': 0 })
       .whereIn('t.team_id', teamIds)

@@ -162,6 +162,18 @@ describe('email notifications', () => {
     expect(mail.text).toContain(`@${world.admin.username}`);
   });
 
+  test('a burst of emails shares one SMTP connection, closed once no email has gone for a moment', async () => {
+    const people = await Promise.all([person('offline'), person('offline'), person('offline')]);
+    for (const p of people) {
+      const dm = (await world.member.api.post('/api/v4/channels/direct', [world.member.id, p.id]).expect(201)).body;
+      await createPost(world.member, dm.id, `burst for ${p.username}`);
+    }
+    const mails = (await Promise.all(people.map((p) => sink.waitFor(p.email)))).flat();
+    expect(new Set(mails.map((m) => m.sessionId)).size).toBe(1);
+    // Idle for two seconds: the connection goes.
+    await eventually(() => expect(sink.openConnections()).toBe(0), 10_000, 100);
+  });
+
   test('SMTP authentication when SMTPUsername is set', async () => {
     const authSink = await startSmtpSink({ auth: { user: 'mailer', pass: 's3cret' } });
     await patchConfig(world.admin, { EmailSettings: { SMTPPort: String(authSink.port), SMTPUsername: 'mailer', SMTPPassword: 's3cret' } });

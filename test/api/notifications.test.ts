@@ -243,3 +243,82 @@ describe('who is mentioned, for API and webhook posts alike', () => {
     }
   });
 });
+
+// Threads collapsed (CollapsedThreads always_on, the server default): a reply's `posted` tells each follower of its
+// thread that it follows it (`followers`, only its own id, in its own copy), as Mattermost's broadcast hook; the web
+// client's desktop notification reads it instead of whatever part of the thread the page holds.
+describe('posted `followers` (threads collapsed)', () => {
+  const users = () => ({ alice, bob, carol, sysadmin });
+  type Name = keyof ReturnType<typeof users>;
+
+  /** Each user's copy of the `posted` of `postId`, through their own socket. */
+  async function copies(sockets: Record<Name, Socket>, postId: string): Promise<Record<Name, Record<string, unknown>>> {
+    const out = {} as Record<Name, Record<string, unknown>>;
+    for (const [name, socket] of Object.entries(sockets) as Array<[Name, Socket]>) {
+      out[name] = (await socket.next((f) => f.event === 'posted' && postOf(f).id === postId)).data ?? {};
+    }
+    return out;
+  }
+  const told = (got: Record<Name, Record<string, unknown>>) =>
+    Object.fromEntries(Object.entries(got).filter(([, data]) => 'followers' in data).map(([name, data]) => [name, JSON.parse(data.followers as string)]));
+
+  async function connectAll(): Promise<Record<Name, Socket>> {
+    const out = {} as Record<Name, Socket>;
+    for (const [name, who] of Object.entries(users()) as Array<[Name, Actor]>) out[name] = await connect(server.url, { token: who.token });
+    return out;
+  }
+  async function closeAll(sockets: Record<Name, Socket>): Promise<void> {
+    for (const s of Object.values(sockets)) {
+      expect(s.problems).toEqual([]);
+      await s.close();
+    }
+  }
+
+  test('each follower is told with its own id only; not a non-follower, not the replier, not one who unfollowed', async () => {
+    await setConfig({ ServiceSettings: { CollapsedThreads: 'always_on' } });
+    const ch = await channelWith([alice, bob, carol, sysadmin]);
+    const sockets = await connectAll();
+    try {
+      const root = await say(bob, ch, 'a thread of mine');
+      // The first reply: the root's author follows the thread from it on and is told already; the replier is not.
+      const r1 = await say(carol, ch, 'first reply', root.id);
+      expect(told(await copies(sockets, r1.id))).toEqual({ bob: [bob.id] });
+      const r2 = await say(sysadmin, ch, 'second reply', root.id);
+      expect(told(await copies(sockets, r2.id))).toEqual({ bob: [bob.id], carol: [carol.id] });
+      // Unfollowing stops it; a mention makes a follower (told and mentioned in the same copy).
+      await client4For(server, bob).updateThreadFollowForUser(bob.id, teamId, root.id, false);
+      const r3 = await say(carol, ch, `@${alice.username} have a look`, root.id);
+      const got = await copies(sockets, r3.id);
+      expect(told(got)).toEqual({ alice: [alice.id], sysadmin: [sysadmin.id] });
+      expect(JSON.parse(got.alice.mentions as string)).toEqual([alice.id]);
+      expect(got.sysadmin).not.toHaveProperty('mentions');
+      // A root post tells nobody.
+      const other = await say(carol, ch, 'a new thread');
+      expect(told(await copies(sockets, other.id))).toEqual({});
+    } finally {
+      await closeAll(sockets);
+    }
+  });
+
+  test('a webhook reply tells the followers (its creator too); with threads not collapsed nobody is told', async () => {
+    const ch = await channelWith([alice, bob, carol, sysadmin]);
+    const hook = await createHook(alice, { channel_id: ch });
+    const sockets = await connectAll();
+    try {
+      const root = await say(alice, ch, 'alerts go here');
+      const r1 = await say(bob, ch, 'watching', root.id);
+      expect(told(await copies(sockets, r1.id))).toEqual({ alice: [alice.id] });
+      const from = sockets.bob.events.length;
+      expectOk(await postJson(server, hook.id, { text: 'build failed', root_id: root.id }));
+      const hookReply = postOf(await sockets.bob.next((f) => f.event === 'posted' && postOf(f).message === 'build failed', { from }));
+      expect(told(await copies(sockets, hookReply.id))).toEqual({ alice: [alice.id], bob: [bob.id] });
+
+      await setConfig({ ServiceSettings: { CollapsedThreads: 'disabled' } });
+      const r2 = await say(carol, ch, 'threads shown inline now', root.id);
+      expect(told(await copies(sockets, r2.id))).toEqual({});
+    } finally {
+      await setConfig({ ServiceSettings: { CollapsedThreads: 'always_on' } });
+      await closeAll(sockets);
+    }
+  });
+});

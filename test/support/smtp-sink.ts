@@ -15,6 +15,8 @@ export interface ReceivedMail {
   html: string;
   /** The user the session authenticated as ('' without AUTH). */
   authUser: string;
+  /** The SMTP session (one per connection) the message came over. */
+  sessionId: string;
   raw: string;
 }
 
@@ -22,6 +24,8 @@ export interface SmtpSink {
   host: string;
   port: number;
   messages: ReceivedMail[];
+  /** Client connections open now. */
+  openConnections(): number;
   /** Messages to this address. */
   to(address: string): ReceivedMail[];
   /** Waits (polling, with a deadline) until `count` messages to `address` arrived, and returns them. */
@@ -56,6 +60,13 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
         if (options.auth && auth.username === options.auth.user && auth.password === options.auth.pass) return callback(null, { user: auth.username });
         return callback(new Error('Invalid username or password'));
       },
+      onConnect(_session, callback) {
+        open++;
+        callback();
+      },
+      onClose() {
+        open--;
+      },
       onData(stream, session, callback) {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
@@ -66,6 +77,7 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
             envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             envelopeTo: session.envelope.rcptTo.map((r) => r.address),
             authUser: typeof session.user === 'string' ? session.user : '',
+            sessionId: session.id,
             raw,
             ...parsed,
           });
@@ -91,10 +103,12 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
   };
   if (!options.down) await start();
   const to = (address: string) => messages.filter((m) => m.envelopeTo.includes(address));
+  let open = 0;
   return {
     host: '127.0.0.1',
     port,
     messages,
+    openConnections: () => open,
     to,
     waitFor: (address, count = 1, timeoutMs = 15_000) =>
       eventually(

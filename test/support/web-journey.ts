@@ -66,7 +66,31 @@ export class Journeys {
     return w.page;
   }
 
+  /**
+   * As hooks(), for a suite whose journeys share one server (its `fresh()` in a beforeAll after this call): each
+   * journey's pages are checked and closed after it, the server after the last journey.
+   */
+  sharedHooks(): void {
+    beforeAll(async () => {
+      this.browser = await launchBrowser();
+    }, 60000);
+    afterAll(async () => {
+      await this.stopServer();
+      await this.browser?.close();
+    }, 60000);
+    afterEach(() => this.closePages(), 60000);
+  }
+
   async finish(): Promise<void> {
+    try {
+      await this.closePages();
+    } finally {
+      await this.stopServer();
+    }
+  }
+
+  /** Asserts that no page saw a page error, a dialog or a CSP violation, and closes them all. */
+  async closePages(): Promise<void> {
     const pages = this.pages.splice(0);
     try {
       for (const w of pages) {
@@ -76,10 +100,13 @@ export class Journeys {
       }
     } finally {
       for (const w of pages) await w.context.close();
-      await this.server?.kill();
-      await this.db?.drop();
-      this.server = undefined;
-      this.db = undefined;
     }
+  }
+
+  private async stopServer(): Promise<void> {
+    await this.server?.kill();
+    await this.db?.drop();
+    this.server = undefined;
+    this.db = undefined;
   }
 }

@@ -26,6 +26,10 @@ interface Case {
   suppressed?: '@here' | '@channel' | '@all';
   /** Only for API posts (the webhook variant differs for the poster). */
   apiOnly?: boolean;
+  /** Threads collapsed, replies: who follows the thread (usernames), as the post writer reads them. */
+  followers?: string[];
+  /** Wanted in the decision's `followers` (told so in `posted`), by username; none when absent. */
+  toldFollowers?: string[];
 }
 
 const USER_DEFAULTS = { email: 'true', push: 'mention', desktop: 'mention', desktop_sound: 'true', mention_keys: '', channel: 'true', first_name: 'false', comments: 'never' };
@@ -63,7 +67,8 @@ function decide(c: Case, webhook: boolean) {
     ...c.post,
   };
   if (webhook) post.props = { ...post.props, from_webhook: 'true' };
-  return decideNotifications(post, { id: 'c1', type: c.channelType ?? 'O', memberCount: NAMES.length }, members(c), { ...CONFIG, ...c.config });
+  const followers = c.followers ? new Set(c.followers.map((n) => `u-${n}`)) : undefined;
+  return decideNotifications(post, { id: 'c1', type: c.channelType ?? 'O', memberCount: NAMES.length }, members(c), { ...CONFIG, ...c.config }, { followers });
 }
 
 const byName = (recipients: MemberNotification[]) =>
@@ -203,7 +208,87 @@ const CASES: Case[] = [
     post: { root_id: 'root1' },
     config: { collapsedThreads: 'always_on' },
     members: { alice: { notify: { comments: 'any', desktop: 'all' }, threadRole: 'root' }, bob: { notify: { desktop: 'all' } } },
+    followers: ['alice'],
     want: { alice: { desktop: true } },
+    toldFollowers: ['alice'],
+  },
+  {
+    name: 'collapsed threads, a reply: every follower is told; desktop at "all", or at "mention" with thread replies on',
+    message: 'a reply',
+    post: { root_id: 'root1' },
+    config: { collapsedThreads: 'always_on' },
+    members: {
+      alice: { notify: { desktop: 'all' } },
+      // `desktop_threads` unset reads as "all" (Mattermost's default): thread replies notify at "mention".
+      bob: { notify: { desktop: 'mention' } },
+      carol: { notify: { desktop: 'mention', desktop_threads: 'mention' } },
+    },
+    followers: ['alice', 'bob', 'carol'],
+    want: { alice: { desktop: true }, bob: { desktop: true } },
+    toldFollowers: ['alice', 'bob', 'carol'],
+  },
+  {
+    name: 'collapsed threads, a reply: a member at "all" who does not follow the thread is neither told nor notified',
+    message: 'a reply',
+    post: { root_id: 'root1' },
+    config: { collapsedThreads: 'default_on' },
+    members: { alice: { notify: { desktop: 'all' } }, bob: { notify: { desktop: 'all' } } },
+    followers: ['bob'],
+    want: { bob: { desktop: true } },
+    toldFollowers: ['bob'],
+  },
+  {
+    name: 'collapsed threads, a reply: followers who muted the channel, chose none or are dnd are told but not notified',
+    message: 'a reply',
+    post: { root_id: 'root1' },
+    config: { collapsedThreads: 'always_on' },
+    members: {
+      alice: { notify: { desktop: 'all' }, channel: { mark_unread: 'mention' } },
+      bob: { notify: { desktop: 'none' } },
+      carol: { notify: { desktop: 'all' }, status: 'dnd' },
+    },
+    followers: ['alice', 'bob', 'carol'],
+    want: {},
+    toldFollowers: ['alice', 'bob', 'carol'],
+  },
+  {
+    name: "collapsed threads, a reply: the channel's desktop_threads overrides the user's",
+    message: 'a reply',
+    post: { root_id: 'root1' },
+    config: { collapsedThreads: 'always_on' },
+    members: {
+      alice: { notify: { desktop: 'mention', desktop_threads: 'all' }, channel: { desktop_threads: 'mention' } },
+      bob: { notify: { desktop: 'mention', desktop_threads: 'mention' }, channel: { desktop_threads: 'all' } },
+    },
+    followers: ['alice', 'bob'],
+    want: { bob: { desktop: true } },
+    toldFollowers: ['alice', 'bob'],
+  },
+  {
+    name: 'collapsed threads, a reply mentioning a non-follower: mentioned as ever',
+    message: 'over to @carol',
+    post: { root_id: 'root1' },
+    config: { collapsedThreads: 'always_on' },
+    followers: ['alice'],
+    want: { alice: { desktop: true }, carol: M },
+    toldFollowers: ['alice'],
+  },
+  {
+    name: 'collapsed threads: a root post tells no followers',
+    message: 'a new thread',
+    config: { collapsedThreads: 'always_on' },
+    members: { alice: { notify: { desktop: 'all' } } },
+    followers: ['alice'],
+    want: { alice: { desktop: true } },
+  },
+  {
+    name: 'threads not collapsed: no followers are told, a reply at "all" notifies every member at "all"',
+    message: 'a reply',
+    post: { root_id: 'root1' },
+    config: { collapsedThreads: 'disabled' },
+    members: { alice: { notify: { desktop: 'all' } }, bob: { notify: { desktop: 'all' } } },
+    followers: ['alice'],
+    want: { alice: { desktop: true }, bob: { desktop: true } },
   },
 ];
 
@@ -218,9 +303,16 @@ describe('decideNotifications', () => {
         expect(byName(d.recipients)).toEqual(full(c.want));
         expect([...d.mentioned].sort()).toEqual(Object.entries(c.want).filter(([, f]) => f.mentioned).map(([n]) => `u-${n}`).sort());
         expect(d.channelWideSuppressed).toBe(c.suppressed);
+        expect(d.followers).toEqual(c.toldFollowers?.map((n) => `u-${n}`).sort());
       });
     });
   }
+
+  test("collapsed threads: the reply's poster is never told it follows, a webhook's creator may be", () => {
+    const c: Case = { name: '', message: 'a reply', post: { root_id: 'root1' }, config: { collapsedThreads: 'always_on' }, followers: ['poster', 'alice'], want: {} };
+    expect(decide(c, false).followers).toEqual(['u-alice']);
+    expect(decide(c, true).followers).toEqual(['u-alice', 'u-poster']);
+  });
 
   test('a webhook may mention (and notify) its own creator, an API post never its poster', () => {
     const c: Case = { name: '', message: '@poster and @channel', want: {} };

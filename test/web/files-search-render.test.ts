@@ -1,13 +1,7 @@
 // The components of files and search rendered against a state object built by hand (no server, no actions run): a
 // composer's uploads, a post's files, a permalink's highlighted post and the search results.
-import { build } from 'esbuild';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { projectRoot } from '../../src/spec';
-import { describeBrowser, launchBrowser } from '../support/browser';
-
-let browser: Browser;
-let page: Page;
+import { describeBrowser } from '../support/browser';
+import { useStateRenderer } from '../support/web-render';
 
 const ME = 'm'.repeat(26);
 const BOB = 'b'.repeat(26);
@@ -33,55 +27,19 @@ const withFiles = post('p1', 'Photos and minutes', {
   metadata: { files: [file('f1'.padEnd(26, '1'), 'harbour.png', 'image/png', 4812, true), file('f2'.padEnd(26, '2'), 'minutes.pdf', 'application/pdf', 4266, false)] },
 });
 
-async function render(component: string, patch: object = {}): Promise<{ text: string; html: string }> {
-  return page.evaluate(([c, p]) => (globalThis as unknown as { renderWith(c: string, p: object): Promise<{ text: string; html: string }> }).renderWith(c, p), [component, { ...STATE, ...patch }] as const);
-}
-
 describeBrowser('web client: files and search rendered from a state object', () => {
-  beforeAll(async () => {
-    const root = projectRoot();
-    const entry = `
-      import { render, h } from 'preact';
-      import { createStore } from './web/src/state/store';
-      import { initialState } from './web/src/state/app-state';
-      import { StoreContext } from './web/src/state/use-store';
-      import { PostItem } from './web/src/components/Post';
-      import { UploadList } from './web/src/components/ComposerFiles';
-      import { SearchResults } from './web/src/components/Search';
-      const components = {
-        Post: (s) => h(PostItem, { post: s.posts.byId.p1, continuation: false, replyContext: false }),
-        Uploads: (s) => h(UploadList, { channelId: s.currentChannelId }),
-        Search: () => h(SearchResults, {}),
-      };
-      window.renderWith = async (name, patch) => {
-        const state = { ...initialState, ...patch };
-        const el = document.createElement('div');
-        document.body.replaceChildren(el);
-        render(h(StoreContext.Provider, { value: createStore(state) }, components[name](state)), el);
-        await new Promise((r) => setTimeout(r, 0));
-        return { text: el.innerText, html: el.innerHTML };
-      };
-    `;
-    const bundle = await build({
-      stdin: { contents: entry, resolveDir: root, loader: 'tsx', sourcefile: 'render-probe.tsx' },
-      absWorkingDir: root,
-      bundle: true,
-      write: false,
-      format: 'iife',
-      logLevel: 'silent',
-      jsx: 'automatic',
-      jsxImportSource: 'preact',
-      loader: { '.css': 'empty' },
-      tsconfig: join(root, 'web', 'tsconfig.json'),
-    });
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    await page.setContent('<!doctype html><html><body></body></html>');
-    await page.addScriptTag({ content: bundle.outputFiles[0].text });
-  }, 60000);
-
-  afterAll(async () => {
-    await browser?.close();
+  const { render } = useStateRenderer({
+    imports: `
+    import { PostItem } from './web/src/components/Post';
+    import { UploadList } from './web/src/components/ComposerFiles';
+    import { SearchResults } from './web/src/components/Search';
+    `,
+    components: `{
+      Post: (s) => h(PostItem, { post: s.posts.byId.p1, continuation: false, replyContext: false }),
+      Uploads: (s) => h(UploadList, { channelId: s.currentChannelId }),
+      Search: () => h(SearchResults, {}),
+    }`,
+    state: STATE,
   });
 
   test('a post with files: the image as a thumbnail, the PDF as a card with its size and download link', async () => {

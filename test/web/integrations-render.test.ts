@@ -1,14 +1,8 @@
 // The integrations page rendered against a state object built by hand (no server, no actions run): the lists come
 // from the state alone, what people typed is shown as text (never markup), and a viewer who may not manage the
 // team's integrations gets the permission message instead. Rendered by Preact in Chromium from the client's sources.
-import { build } from 'esbuild';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { projectRoot } from '../../src/spec';
-import { describeBrowser, launchBrowser } from '../support/browser';
-
-let browser: Browser;
-let page: Page;
+import { describeBrowser } from '../support/browser';
+import { useStateRenderer } from '../support/web-render';
 
 const ME = 'm'.repeat(26);
 const TEAM = 't'.repeat(26);
@@ -51,48 +45,13 @@ const STATE = {
   },
 };
 
-async function render(patch: object = {}): Promise<{ text: string; html: string }> {
-  return page.evaluate((p) => (globalThis as unknown as { renderWith(p: object): Promise<{ text: string; html: string }> }).renderWith(p), { ...STATE, ...patch });
-}
-
 describeBrowser('web client: the integrations page rendered from a state object', () => {
-  beforeAll(async () => {
-    const root = projectRoot();
-    const entry = `
-      import { render, h } from 'preact';
-      import { createStore } from './web/src/state/store';
-      import { initialState } from './web/src/state/app-state';
-      import { StoreContext } from './web/src/state/use-store';
-      import { Integrations } from './web/src/components/Integrations';
-      window.renderWith = async (patch) => {
-        const el = document.createElement('div');
-        document.body.replaceChildren(el);
-        render(h(StoreContext.Provider, { value: createStore({ ...initialState, ...patch }) }, h(Integrations, {})), el);
-        await new Promise((r) => setTimeout(r, 0));
-        return { text: el.innerText, html: el.innerHTML };
-      };
-    `;
-    const bundle = await build({
-      stdin: { contents: entry, resolveDir: root, loader: 'tsx', sourcefile: 'integrations-probe.tsx' },
-      absWorkingDir: root,
-      bundle: true,
-      write: false,
-      format: 'iife',
-      logLevel: 'silent',
-      jsx: 'automatic',
-      jsxImportSource: 'preact',
-      loader: { '.css': 'empty' },
-      tsconfig: join(root, 'web', 'tsconfig.json'),
-    });
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    await page.setContent('<!doctype html><html><body></body></html>');
-    await page.addScriptTag({ content: bundle.outputFiles[0].text });
-  }, 60000);
-
-  afterAll(async () => {
-    await browser?.close();
+  const view = useStateRenderer({
+    imports: `import { Integrations } from './web/src/components/Integrations';`,
+    components: `{ Integrations: () => h(Integrations, {}) }`,
+    state: STATE,
   });
+  const render = (patch: object = {}) => view.render('Integrations', patch);
 
   test('the incoming webhooks listed from the state: text as text, the URL on the site URL, only the sections turned on', async () => {
     const { text, html } = await render();
@@ -101,7 +60,7 @@ describeBrowser('web client: the integrations page rendered from a state object'
     expect(text).toContain('Deploys (locked)');
     expect(text).toContain(`https://chat.example.com/hooks/${HOOK}`);
     expect(html).not.toContain('<img');
-    expect(await page.evaluate(() => (globalThis as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await view.page().evaluate(() => (globalThis as unknown as { pwned?: number }).pwned)).toBeUndefined();
     // Commands are off and bots are system admins': neither is offered.
     expect(text).toContain('Outgoing webhooks');
     expect(text).not.toContain('Slash commands');

@@ -3,14 +3,11 @@
 // same family. Asserted on the output, not on time: a preview is truncated, its elements and depth stay under the
 // bounds, nothing throws; normal text renders exactly as marked + DOMPurify always rendered it; "Show more" (the
 // full render) shows the whole text.
-import { build } from 'esbuild';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { projectRoot } from '../../src/spec';
-import { describeBrowser, launchBrowser } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { describeBrowser } from '../support/browser';
+import { useProbePage } from '../support/web-render';
 
-let browser: Browser;
-let page: Page;
+let page: () => Page;
 
 interface Shape {
   truncated: boolean;
@@ -48,53 +45,36 @@ const MAX_PREVIEW_ELEMENTS = 1000;
 const MAX_DEPTH = 32;
 
 async function shape(text: string, mode: 'preview' | 'full' = 'preview'): Promise<Shape> {
-  return page.evaluate(([t, m]) => (globalThis as unknown as { shape(t: string, m: string): Shape }).shape(t, m), [text, mode] as const);
+  return page().evaluate(([t, m]) => (globalThis as unknown as { shape(t: string, m: string): Shape }).shape(t, m), [text, mode] as const);
 }
 
 async function limits(): Promise<{ nesting: number; previewChars: number; previewLines: number; previewTokens: number; fullChars: number }> {
-  return page.evaluate('window.limits');
+  return page().evaluate('window.limits');
 }
 
 describeBrowser('web client: bounded Markdown rendering', () => {
-  beforeAll(async () => {
-    const root = projectRoot();
-    // The renderer as the client bundles it, plus a probe that measures what it produced.
-    const entry = `
-      import { renderMarkdown, MARKDOWN_LIMITS } from './web/src/markdown';
-      window.limits = MARKDOWN_LIMITS;
-      window.shape = (text, mode) => {
-        const r = renderMarkdown(text, 'alice', mode);
-        let elements = 0, depth = 0;
-        const walker = document.createTreeWalker(r.fragment, NodeFilter.SHOW_ELEMENT);
-        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-          elements++;
-          let d = 0;
-          for (let p = n; p && p !== r.fragment; p = p.parentNode) d++;
-          depth = Math.max(depth, d);
-        }
-        const div = document.createElement('div');
-        div.append(r.fragment);
-        return { truncated: r.truncated, elements, depth, text: div.textContent, html: div.innerHTML };
-      };
-    `;
-    const bundle = await build({
-      stdin: { contents: entry, resolveDir: root, loader: 'ts', sourcefile: 'probe.ts' },
-      absWorkingDir: root,
-      bundle: true,
-      write: false,
-      format: 'iife',
-      logLevel: 'silent',
-      tsconfig: join(root, 'web', 'tsconfig.json'),
-    });
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    await page.setContent('<!doctype html><html><body></body></html>');
-    await page.addScriptTag({ content: bundle.outputFiles[0].text });
-  }, 60000);
-
-  afterAll(async () => {
-    await browser?.close();
-  });
+  // The renderer as the client bundles it, plus a probe that measures what it produced.
+  ({ page } = useProbePage(
+    `
+    import { renderMarkdown, MARKDOWN_LIMITS } from './web/src/markdown';
+    window.limits = MARKDOWN_LIMITS;
+    window.shape = (text, mode) => {
+      const r = renderMarkdown(text, 'alice', mode);
+      let elements = 0, depth = 0;
+      const walker = document.createTreeWalker(r.fragment, NodeFilter.SHOW_ELEMENT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        elements++;
+        let d = 0;
+        for (let p = n; p && p !== r.fragment; p = p.parentNode) d++;
+        depth = Math.max(depth, d);
+      }
+      const div = document.createElement('div');
+      div.append(r.fragment);
+      return { truncated: r.truncated, elements, depth, text: div.textContent, html: div.innerHTML };
+    };
+  `,
+    'probe.ts',
+  ));
 
   test.each(Object.entries(ADVERSARIAL))('%s: the preview is truncated and bounded, the full render bounded in depth', async (_name, payload) => {
     const preview = await shape(`${payload} END`);

@@ -18,7 +18,7 @@ function desktopCase(over: Partial<DesktopCase> = {}): DesktopCase {
     mentioned: false,
     status: 'online',
     collapsedThreads: true,
-    inThread: false,
+    following: false,
     ...over,
   };
 }
@@ -43,8 +43,13 @@ describe('desktop notification rule', () => {
     ['direct message (mentioned by the server)', { channelType: 'D', mentioned: true }, true],
     ['unknown membership: the user setting', { member: undefined, userProps: { desktop: 'all' } }, true],
     ['user setting unset reads as all (as the server)', { userProps: {} }, true],
-    ['collapsed threads: reply at all, not in thread', { userProps: { desktop: 'all' }, post: { user_id: BOB, type: '', root_id: 'root', props: {} } }, false],
-    ['collapsed threads: reply at all, in thread', { userProps: { desktop: 'all' }, inThread: true, post: { user_id: BOB, type: '', root_id: 'root', props: {} } }, true],
+    ['collapsed threads: reply at all, thread not followed', { userProps: { desktop: 'all' }, post: { user_id: BOB, type: '', root_id: 'root', props: {} } }, false],
+    ['collapsed threads: reply at all, thread followed', { userProps: { desktop: 'all' }, following: true, post: { user_id: BOB, type: '', root_id: 'root', props: {} } }, true],
+    ['collapsed threads: reply at mention, followed, thread replies on by default', { following: true, post: { user_id: BOB, type: '', root_id: 'root', props: {} } }, true],
+    ['collapsed threads: reply at mention, followed, thread replies off', { userProps: { desktop: 'mention', desktop_threads: 'mention' }, following: true, post: { user_id: BOB, type: '', root_id: 'root', props: {} } }, false],
+    ["collapsed threads: the channel's thread replies setting overrides the user's", { userProps: { desktop: 'mention', desktop_threads: 'mention' }, member: { notify_props: { desktop: 'default', desktop_threads: 'all' } }, following: true, post: { user_id: BOB, type: '', root_id: 'root', props: {} } }, true],
+    ['collapsed threads: reply at mention, not followed', { post: { user_id: BOB, type: '', root_id: 'root', props: {} } }, false],
+    ['collapsed threads: a followed reply in a muted channel never', { userProps: { desktop: 'all' }, member: { notify_props: { mark_unread: 'mention' } }, following: true, post: { user_id: BOB, type: '', root_id: 'root', props: {} } }, false],
     ['threads not collapsed: every reply at all', { userProps: { desktop: 'all' }, collapsedThreads: false, post: { user_id: BOB, type: '', root_id: 'root', props: {} } }, true],
   ])('%s', (_name, over, want) => {
     expect(wantsDesktop(desktopCase(over))).toBe(want);
@@ -58,8 +63,8 @@ describe('desktop notification rule', () => {
     expect(isMuted({ notify_props: { mark_unread: 'all' } })).toBe(false);
   });
 
-  // Every combination of the settings the two sides read: the client, given the server's `mentioned`, reaches the
-  // server's desktop decision.
+  // Every combination of the settings the two sides read: the client, given the server's `mentioned` and `followers`,
+  // reaches the server's desktop decision.
   test('agrees with the server rule for every combination of settings', () => {
     const config = { maxNotificationsPerChannel: 1000, sendEmailNotifications: false, collapsedThreads: 'always_on' };
     let checked = 0;
@@ -69,34 +74,38 @@ describe('desktop notification rule', () => {
           for (const markUnread of ['all', 'mention'])
             for (const status of ['online', 'away', 'offline', 'dnd'] as const)
               for (const message of ['hello', '@me0 look', '@channel look'])
-                for (const type of ['', 'system_header_change']) {
-                  const member: NotifyMember = {
-                    userId: ME,
-                    username: 'me0',
-                    firstName: '',
-                    isBot: false,
-                    notifyProps: { desktop: userDesktop, channel: 'true' },
-                    channelNotifyProps: { desktop: chanDesktop, mark_unread: markUnread },
-                    status,
-                  };
-                  const post = { id: 'p', user_id: BOB, channel_id: 'c', root_id: '', type, message, props: {} };
-                  const server = decideNotifications(post, { id: 'c', type: channelType, memberCount: 2 }, [member], config);
-                  const mine = server.recipients.find((r) => r.userId === ME);
-                  const client = wantsDesktop({
-                    post,
-                    channelType,
-                    meId: ME,
-                    userProps: member.notifyProps,
-                    member: { notify_props: member.channelNotifyProps },
-                    mentioned: server.mentioned.includes(ME),
-                    status,
-                    collapsedThreads: true,
-                    inThread: false,
-                  });
-                  expect([channelType, userDesktop, chanDesktop, markUnread, status, message, type, client]).toEqual([channelType, userDesktop, chanDesktop, markUnread, status, message, type, mine?.desktop ?? false]);
-                  checked++;
-                }
-    expect(checked).toBe(4 * 3 * 4 * 2 * 4 * 3 * 2);
+                for (const type of ['', 'system_header_change'])
+                  for (const thread of ['root post', 'reply, followed', 'reply, not followed'])
+                    for (const desktopThreads of ['', 'mention']) {
+                      const member: NotifyMember = {
+                        userId: ME,
+                        username: 'me0',
+                        firstName: '',
+                        isBot: false,
+                        notifyProps: { desktop: userDesktop, channel: 'true', ...(desktopThreads ? { desktop_threads: desktopThreads } : {}) },
+                        channelNotifyProps: { desktop: chanDesktop, mark_unread: markUnread },
+                        status,
+                      };
+                      const post = { id: 'p', user_id: BOB, channel_id: 'c', root_id: thread === 'root post' ? '' : 'r', type, message, props: {} };
+                      const followers = new Set(thread === 'reply, followed' ? [ME] : []);
+                      const server = decideNotifications(post, { id: 'c', type: channelType, memberCount: 2 }, [member], config, { followers });
+                      const mine = server.recipients.find((r) => r.userId === ME);
+                      const client = wantsDesktop({
+                        post,
+                        channelType,
+                        meId: ME,
+                        userProps: member.notifyProps,
+                        member: { notify_props: member.channelNotifyProps },
+                        mentioned: server.mentioned.includes(ME),
+                        status,
+                        collapsedThreads: true,
+                        following: server.followers?.includes(ME) ?? false,
+                      });
+                      const given = [channelType, userDesktop, chanDesktop, markUnread, status, message, type, thread, desktopThreads];
+                      expect([...given, client]).toEqual([...given, mine?.desktop ?? false]);
+                      checked++;
+                    }
+    expect(checked).toBe(4 * 3 * 4 * 2 * 4 * 3 * 2 * 3 * 2);
   });
 });
 

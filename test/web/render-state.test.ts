@@ -1,14 +1,8 @@
 // Components rendered against a state object built by hand (no server, no actions run): the client's state is a
 // plain value and components read it through StoreContext, so a screen can be checked from a state alone. Rendered
 // by Preact in Chromium (the client's own bundle of the components), read back from the DOM.
-import { build } from 'esbuild';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { projectRoot } from '../../src/spec';
-import { describeBrowser, launchBrowser } from '../support/browser';
-
-let browser: Browser;
-let page: Page;
+import { describeBrowser } from '../support/browser';
+import { useStateRenderer } from '../support/web-render';
 
 const ME = 'm'.repeat(26);
 const BOB = 'b'.repeat(26);
@@ -54,62 +48,25 @@ const STATE = {
   typing: { ['c1'.padEnd(26, '1')]: [{ userId: BOB, until: Number.MAX_SAFE_INTEGER }] },
 };
 
-async function render(component: string, patch: object = {}): Promise<{ text: string; html: string }> {
-  return page.evaluate(([c, p]) => (globalThis as unknown as { renderWith(c: string, p: object): Promise<{ text: string; html: string }> }).renderWith(c, p), [component, { ...STATE, ...patch }] as const);
-}
-
 describeBrowser('web client: components rendered from a state object', () => {
-  beforeAll(async () => {
-    const root = projectRoot();
-    const entry = `
-      import { render, h } from 'preact';
-      import { createStore } from './web/src/state/store';
-      import { initialState } from './web/src/state/app-state';
-      import { StoreContext } from './web/src/state/use-store';
-      import { Sidebar } from './web/src/components/Sidebar';
-      import { ChannelHeader } from './web/src/components/ChannelHeader';
-      import { TypingIndicator } from './web/src/components/Typing';
-      import { Login } from './web/src/components/Login';
-      import { SystemConsole } from './web/src/components/SystemConsole';
-      import { PostItem } from './web/src/components/Post';
-      const components = {
-        Sidebar: () => h(Sidebar, {}),
-        ChannelHeader: (s) => h(ChannelHeader, { channel: s.channels[s.currentChannelId] }),
-        Typing: (s) => h(TypingIndicator, { typingKey: s.currentChannelId }),
-        Login: () => h(Login, {}),
-        SystemConsole: () => h(SystemConsole, {}),
-        Post: (s) => h(PostItem, { post: s.posts.byId.e1, continuation: false, replyContext: false }),
-      };
-      window.renderWith = async (name, patch) => {
-        const state = { ...initialState, ...patch };
-        const el = document.createElement('div');
-        document.body.replaceChildren(el);
-        render(h(StoreContext.Provider, { value: createStore(state) }, components[name](state)), el);
-        await new Promise((r) => setTimeout(r, 0));
-        return { text: el.innerText, html: el.innerHTML };
-      };
-    `;
-    const bundle = await build({
-      stdin: { contents: entry, resolveDir: root, loader: 'tsx', sourcefile: 'render-probe.tsx' },
-      absWorkingDir: root,
-      bundle: true,
-      write: false,
-      format: 'iife',
-      logLevel: 'silent',
-      jsx: 'automatic',
-      jsxImportSource: 'preact',
-      // Components import their area's CSS (web/src/styles/*.css); the probe renders markup only.
-      loader: { '.css': 'empty' },
-      tsconfig: join(root, 'web', 'tsconfig.json'),
-    });
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    await page.setContent('<!doctype html><html><body></body></html>');
-    await page.addScriptTag({ content: bundle.outputFiles[0].text });
-  }, 60000);
-
-  afterAll(async () => {
-    await browser?.close();
+  const { render } = useStateRenderer({
+    imports: `
+    import { Sidebar } from './web/src/components/Sidebar';
+    import { ChannelHeader } from './web/src/components/ChannelHeader';
+    import { TypingIndicator } from './web/src/components/Typing';
+    import { Login } from './web/src/components/Login';
+    import { SystemConsole } from './web/src/components/SystemConsole';
+    import { PostItem } from './web/src/components/Post';
+    `,
+    components: `{
+      Sidebar: () => h(Sidebar, {}),
+      ChannelHeader: (s) => h(ChannelHeader, { channel: s.channels[s.currentChannelId] }),
+      Typing: (s) => h(TypingIndicator, { typingKey: s.currentChannelId }),
+      Login: () => h(Login, {}),
+      SystemConsole: () => h(SystemConsole, {}),
+      Post: (s) => h(PostItem, { post: s.posts.byId.e1, continuation: false, replyContext: false }),
+    }`,
+    state: STATE,
   });
 
   test('the sidebar lists the team, its channels sorted, the direct channel named for the other member, unread and mentions', async () => {

@@ -21,6 +21,8 @@ export const channelRest = {
   createChannel: (body: { team_id: string; name: string; display_name: string; type: 'O' | 'P'; purpose?: string }) => call(api.POST('/api/v4/channels', { body })),
   patchChannel: (channel_id: string, body: { header?: string; purpose?: string }) => call(api.PUT('/api/v4/channels/{channel_id}/patch', { params: { path: { channel_id } }, body })),
   archiveChannel: (channel_id: string) => call(api.DELETE('/api/v4/channels/{channel_id}', { params: { path: { channel_id } } })),
+  /** RestoreChannel: unarchives a channel (the team's admins and system admins). */
+  restoreChannel: (channel_id: string) => call(api.POST('/api/v4/channels/{channel_id}/restore', { params: { path: { channel_id } } })),
   addChannelMember: (channel_id: string, user_id: string) => call(api.POST('/api/v4/channels/{channel_id}/members', { params: { path: { channel_id } }, body: { user_id } })),
   removeChannelMember: (channel_id: string, user_id: string) =>
     call(api.DELETE('/api/v4/channels/{channel_id}/members/{user_id}', { params: { path: { channel_id, user_id } } })),

@@ -8,7 +8,8 @@ import { channelTitle, isUnread } from './state/selectors';
  * here (live/desktop-notify.ts shows them): unit-tested in Node.
  *
  * The rule is the server's (src/app/notify-rules.ts, docs/notifications.md) as Mattermost's web app applies it:
- * the server says who is mentioned (the `posted` event's `mentions`), the page applies the viewer's settings to it.
+ * the server says who is mentioned (the `posted` event's `mentions`) and, threads collapsed, who follows a reply's thread
+ * (`followers`); the page applies the viewer's settings to them.
  */
 
 /** A channel membership set to "mentions only" for unread (Mattermost's mute). */
@@ -30,8 +31,8 @@ export interface DesktopCase {
   status: string;
   /** ServiceSettings.CollapsedThreads is on for this viewer (always_on, default_on). */
   collapsedThreads: boolean;
-  /** The viewer started or replied in the post's thread (known from the posts the page holds). */
-  inThread: boolean;
+  /** The server named the viewer in the event's `followers`: a reply in a thread the viewer follows (threads collapsed). */
+  following: boolean;
 }
 
 /** The desktop level in force: the channel's unless "default", else the user's ("all" when unset, as the server). */
@@ -43,6 +44,25 @@ export function desktopLevel(channelType: string, userProps: Record<string, stri
   return channelType === 'G' && user === 'mention' ? 'all' : user;
 }
 
+/** Thread replies at the "mention" level (`desktop_threads`): the channel's when set, else the user's ("all" when unset). */
+export function threadsLevel(userProps: Record<string, string> | undefined, member: DesktopCase['member']): string {
+  const own = member?.notify_props?.desktop_threads;
+  if (own === 'all' || own === 'mention' || own === 'none') return own;
+  return userProps?.desktop_threads || 'all';
+}
+
+const THREAD_LEVELS = new Set(['all', 'mention', 'none']);
+
+/**
+ * The channel's `desktop_threads` to save once the user changed the box: the choice where it differs from the
+ * account's; where it equals it, "default" (follow the account's again) if the channel held its own value, else nothing.
+ */
+export function threadsChoice(chosen: string | undefined, user: string | undefined, stored: string | undefined): string | undefined {
+  if (!chosen || !THREAD_LEVELS.has(chosen)) return undefined;
+  if (chosen !== (user || 'all')) return chosen;
+  return stored && THREAD_LEVELS.has(stored) ? 'default' : undefined;
+}
+
 /** Whether the rules say "notify this user on desktop" for this post (before the focus check). */
 export function wantsDesktop(c: DesktopCase): boolean {
   if (c.post.user_id === c.meId && c.post.props?.from_webhook !== 'true') return false;
@@ -51,9 +71,10 @@ export function wantsDesktop(c: DesktopCase): boolean {
   const level = desktopLevel(c.channelType, c.userProps, c.member);
   if (level === 'none') return false;
   if (c.mentioned) return true;
-  if (level !== 'all') return false;
-  // With collapsed threads a reply reaches, at "all", only those who take part in the thread.
-  return !(c.collapsedThreads && c.post.root_id && !c.inThread);
+  // With collapsed threads a reply reaches only the thread's followers (the server says who, whatever the page holds
+  // of the thread): at "all", or at "mention" with thread replies on (`desktop_threads` "all", the default).
+  if (c.collapsedThreads && c.post.root_id) return c.following && (level === 'all' || (level === 'mention' && threadsLevel(c.userProps, c.member) === 'all'));
+  return level === 'all';
 }
 
 /** Mattermost's cut for a notification's text. */

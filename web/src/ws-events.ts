@@ -40,6 +40,7 @@ export type UserRemovedEvent = Received<Schemas['WebSocketEvent_UserRemoved']>;
 export type ChannelCreatedEvent = Received<Schemas['WebSocketEvent_ChannelCreated']>;
 export type ChannelUpdatedEvent = Received<Schemas['WebSocketEvent_ChannelUpdated']>;
 export type ChannelDeletedEvent = Received<Schemas['WebSocketEvent_ChannelDeleted']>;
+export type ChannelRestoredEvent = Received<Schemas['WebSocketEvent_ChannelRestored']>;
 export type DirectAddedEvent = Received<Schemas['WebSocketEvent_DirectAdded']>;
 export type UserUpdatedEvent = Received<Schemas['WebSocketEvent_UserUpdated']>;
 export type AddedToTeamEvent = Received<Schemas['WebSocketEvent_AddedToTeam']>;
@@ -68,6 +69,7 @@ export type HandledWsEvent =
   | ChannelCreatedEvent
   | ChannelUpdatedEvent
   | ChannelDeletedEvent
+  | ChannelRestoredEvent
   | DirectAddedEvent
   | UserUpdatedEvent
   | AddedToTeamEvent
@@ -96,6 +98,7 @@ const HANDLED: Record<HandledWsEvent['event'], true> = {
   channel_created: true,
   channel_updated: true,
   channel_deleted: true,
+  channel_restored: true,
   direct_added: true,
   user_updated: true,
   added_to_team: true,

@@ -10,6 +10,16 @@ import { SQLITE_TRIGGERS, docIdFor, indexable } from './008-post-search';
 //
 // MySQL/MariaDB: nothing to do (the windows of time there read the posts' channel index).
 
+/** The trigger that indexes a new post in its inserting statement (replaced by a queue in 023; back when 023 goes down). */
+export async function createSqliteInsertTrigger(knex: Knex, withChannel: boolean): Promise<void> {
+  const cols = withChannel ? 'rowid, message, channel' : 'rowid, message';
+  const values = withChannel ? 'last_insert_rowid(), NEW.message, NEW.channel_id' : 'last_insert_rowid(), NEW.message';
+  await knex.raw(`CREATE TRIGGER post_search_insert AFTER INSERT ON posts WHEN ${indexable('NEW')} BEGIN
+    INSERT INTO post_search_docs (doc_id, post_id, channel_id, user_id) VALUES (${docIdFor('NEW')}, NEW.id, NEW.channel_id, NEW.user_id);
+    INSERT INTO post_search (${cols}) VALUES (${values});
+  END`);
+}
+
 /** The FTS5 table, its triggers and its entries, with or without the channel column (012 up and down). */
 async function buildSqlite(knex: Knex, withChannel: boolean): Promise<void> {
   for (const trigger of SQLITE_TRIGGERS) await knex.raw(`DROP TRIGGER IF EXISTS ${trigger}`);
@@ -21,10 +31,7 @@ async function buildSqlite(knex: Knex, withChannel: boolean): Promise<void> {
   // As in 008, with the channel next to the message (a post never changes channel).
   const cols = withChannel ? 'rowid, message, channel' : 'rowid, message';
   const newValues = (doc: string) => (withChannel ? `${doc}, NEW.message, NEW.channel_id` : `${doc}, NEW.message`);
-  await knex.raw(`CREATE TRIGGER post_search_insert AFTER INSERT ON posts WHEN ${indexable('NEW')} BEGIN
-    INSERT INTO post_search_docs (doc_id, post_id, channel_id, user_id) VALUES (${docIdFor('NEW')}, NEW.id, NEW.channel_id, NEW.user_id);
-    INSERT INTO post_search (${cols}) VALUES (${newValues('last_insert_rowid()')});
-  END`);
+  await createSqliteInsertTrigger(knex, withChannel);
   await knex.raw(`CREATE TRIGGER post_search_update AFTER UPDATE OF message, delete_at, type ON posts BEGIN
     DELETE FROM post_search WHERE rowid IN (SELECT doc_id FROM post_search_docs WHERE post_id = OLD.id);
     DELETE FROM post_search_docs WHERE post_id = OLD.id AND NOT (${indexable('NEW')});

@@ -21,6 +21,7 @@ import * as bots from './019-bots';
 import * as emailOutbox from './020-email-outbox';
 import * as teamInvites from './021-team-invites';
 import * as postActions from './022-post-actions';
+import * as postSearchQueue from './023-post-search-queue';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -51,6 +52,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['020-email-outbox', emailOutbox],
   ['021-team-invites', teamInvites],
   ['022-post-actions', postActions],
+  ['023-post-search-queue', postSearchQueue],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -15,6 +15,7 @@ export type UserNotifyProps = Record<string, string>;
 export function userNotifyDefaults(props: Record<string, string> | undefined): UserNotifyProps {
   return {
     desktop: 'mention',
+    desktop_threads: 'all',
     desktop_sound: 'true',
     email: 'true',
     mention_keys: '',

@@ -3,17 +3,19 @@ import { appStore } from '../state/app-store';
 
 /** Users the client has asked the server for; a failed batch is forgotten so the next need asks again. */
 const requestedUsers = new Set<string>();
+/** Ids of a batch not answered yet → that batch: a second caller needing them waits for it too. */
+const usersInFlight = new Map<string, Promise<void>>();
 let userBatch: string[] = [];
 let userBatchPromise: Promise<void> | null = null;
 
 /** Loads the users not held yet, in one request per tick; resolves when they are there (or failed). */
 export function ensureUsers(ids: Iterable<string>): Promise<void> {
   const held = appStore.get().users;
-  const missing = [...new Set(ids)].filter((id) => id && !held[id] && !requestedUsers.has(id));
-  if (missing.length === 0) return userBatchPromise ?? Promise.resolve();
+  const wanted = [...new Set(ids)].filter((id) => id && !held[id]);
+  const missing = wanted.filter((id) => !requestedUsers.has(id));
   for (const id of missing) requestedUsers.add(id);
   userBatch.push(...missing);
-  if (!userBatchPromise) {
+  if (missing.length && !userBatchPromise) {
     userBatchPromise = Promise.resolve().then(async () => {
       const batch = userBatch;
       userBatch = [];
@@ -27,10 +29,14 @@ export function ensureUsers(ids: Iterable<string>): Promise<void> {
         });
       } catch {
         for (const id of batch) requestedUsers.delete(id);
+      } finally {
+        for (const id of batch) usersInFlight.delete(id);
       }
     });
   }
-  return userBatchPromise;
+  if (userBatchPromise) for (const id of missing) usersInFlight.set(id, userBatchPromise);
+  const waits = new Set(wanted.map((id) => usersInFlight.get(id)).filter((p): p is Promise<void> => p !== undefined));
+  return Promise.all(waits).then(() => undefined);
 }
 
 /** Sign-out: the next account asks for everyone afresh. */

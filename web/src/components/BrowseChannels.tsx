@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'preact/hooks';
 import type { Channel } from '../api';
 import { browseChannels, joinChannel, searchChannels, viewChannel } from '../actions/channel-manage';
 import { errorText } from '../error-text';
+import { revisionKey } from '../state/revisions';
 import { useStore } from '../state/use-store';
 import { ArchiveIcon, HashIcon, LockIcon, SearchIcon } from './icons';
 import { ModalDialog } from './ModalDialog';
@@ -13,11 +14,14 @@ type View = 'public' | 'archived';
 /**
  * "Browse channels" (the sidebar's "+" menu): the team's public channels, searched by name (SearchChannels) or paged
  * (GetPublicChannelsForTeam), joined with one button; the "Archived channels" view lists the archived ones
- * (GetDeletedChannelsForTeam), which open read-only.
+ * (GetDeletedChannelsForTeam), which open read-only. While it is open, a channel archived, unarchived or renamed
+ * elsewhere moves in or out of the list: the live event raises the list's revision (state/revisions.ts), and the
+ * list is fetched again.
  */
 export function BrowseChannels({ teamId, onClose, onCreate }: { teamId: string; onClose: () => void; onCreate: () => void }) {
   const id = useId();
   const mine = useStore((s) => s.teamChannels[teamId]);
+  const revision = useStore((s) => s.revisions[revisionKey('channels', teamId)] ?? 0);
   const [view, setView] = useState<View>('public');
   const [term, setTerm] = useState('');
   const [channels, setChannels] = useState<Channel[] | undefined>(undefined);
@@ -57,7 +61,7 @@ export function BrowseChannels({ teamId, onClose, onCreate }: { teamId: string; 
       stale = true;
       clearTimeout(timer);
     };
-  }, [teamId, view, term]);
+  }, [teamId, view, term, revision]);
 
   const loadMore = async () => {
     try {

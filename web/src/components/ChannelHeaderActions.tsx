@@ -1,8 +1,10 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Channel } from '../api';
 import { archiveChannel, leaveChannel } from '../actions/channel-manage';
+import { restoreChannel } from '../actions/channel-lifecycle';
+import { ensureIntegrationRights } from '../actions/integrations';
 import { isTownSquare } from '../channel-name';
-import { channelTitle } from '../state/selectors';
+import { channelTitle, isSystemAdmin } from '../state/selectors';
 import { useStore } from '../state/use-store';
 import { ChannelMembersDialog } from './ChannelMembersDialog';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -12,15 +14,21 @@ import { ModalDialog } from './ModalDialog';
 import '../styles/channels.css';
 
 /** What the channel menu's items of this area open; `error` says why leaving or archiving failed. */
-export type ChannelDialog = 'members' | 'header' | 'purpose' | 'archive' | 'leave' | { error: string };
+export type ChannelDialog = 'members' | 'header' | 'purpose' | 'archive' | 'unarchive' | 'leave' | { error: string };
 
 /**
  * The channel menu's items (ChannelMenu, the channel's name in its header): members, edit header and purpose, leave,
- * archive. A direct or group channel has none; an archived one only its members; town-square cannot be left or archived.
+ * archive. A direct or group channel has none; an archived one its members, and "Unarchive channel" for those who may
+ * (RestoreChannel needs manage_team: the team's admins and system admins, as ensureIntegrationRights records them);
+ * town-square cannot be left or archived.
  */
 export function ChannelManageItems({ channel, close, open }: { channel: Channel; close: () => void; open: (d: ChannelDialog) => void }) {
-  if (channel.type !== 'O' && channel.type !== 'P') return null;
   const archived = channel.delete_at > 0;
+  const mayRestore = useStore((s) => isSystemAdmin(s) || s.integrations.canManage[channel.team_id] === true);
+  useEffect(() => {
+    if (archived && channel.team_id) void ensureIntegrationRights(channel.team_id);
+  }, [archived, channel.team_id]);
+  if (channel.type !== 'O' && channel.type !== 'P') return null;
   const fixed = isTownSquare(channel);
   const item = (label: string, onClick: () => void, danger = false) => (
     <button
@@ -44,6 +52,7 @@ export function ChannelManageItems({ channel, close, open }: { channel: Channel;
       {!archived && item('Edit channel purpose', () => open('purpose'))}
       {!archived && !fixed && item('Leave channel', leave, true)}
       {!archived && !fixed && item('Archive channel', () => open('archive'), true)}
+      {archived && mayRestore && item('Unarchive channel', () => open('unarchive'))}
     </>
   );
 }
@@ -92,6 +101,17 @@ export function ChannelManageDialogs({ channel, dialog, onClose }: { channel: Ch
         body={`Are you sure you wish to leave the private channel ${title}? You must be re-invited in order to rejoin this channel in the future.`}
         confirmLabel="Leave channel"
         onConfirm={() => void run(leaveChannel)}
+        onCancel={onClose}
+      />
+    );
+  }
+  if (dialog === 'unarchive') {
+    return (
+      <ConfirmDialog
+        title="Unarchive channel"
+        body={`Are you sure you wish to unarchive the ${title} channel? It takes messages again and comes back to its members' sidebars.`}
+        confirmLabel="Unarchive"
+        onConfirm={() => void run(restoreChannel)}
         onCancel={onClose}
       />
     );

@@ -1,16 +1,18 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { channelNotifyDefaults, reloadMember, saveChannelNotifyProps } from '../actions/notify-settings';
 import type { Channel } from '../api';
+import { collapsedThreadsOn, desktopLevel, threadsChoice, threadsLevel } from '../notify';
 import { channelTitle } from '../state/selectors';
 import { useStore } from '../state/use-store';
-import { Checkbox, RadioGroup } from './NotificationSettings';
+import { Checkbox, RadioGroup, THREAD_REPLIES_LABEL } from './NotificationSettings';
 import '../styles/notifications.css';
 
 const LEVEL_WORDS: Record<string, string> = { all: 'for all activity', mention: 'for mentions', none: 'never' };
 
 /**
  * One channel's notification preferences for the viewer (Mattermost's "Notification Preferences"): mute, desktop,
- * email, and whether @channel/@all/@here mention them here. Opened on the server's values (the membership is read
+ * thread replies (`desktop_threads`, "default" follows the account's), email, and whether @channel/@all/@here
+ * mention them here. Opened on the server's values (the membership is read
  * again), saved with UpdateChannelNotifyProps, then read back.
  */
 export function ChannelNotifyDialog({ channel, onClose }: { channel: Channel; onClose: () => void }) {
@@ -19,6 +21,7 @@ export function ChannelNotifyDialog({ channel, onClose }: { channel: Channel; on
   const title = useStore((s) => channelTitle(channel, s));
   const member = useStore((s) => s.members[channel.id]);
   const userProps = useStore((s) => s.me?.notify_props);
+  const collapsed = useStore((s) => collapsedThreadsOn(s.config));
   const [loaded, setLoaded] = useState(false);
   const [fields, setFields] = useState(() => channelNotifyDefaults(member?.notify_props));
   const [error, setError] = useState('');
@@ -45,6 +48,10 @@ export function ChannelNotifyDialog({ channel, onClose }: { channel: Channel; on
   const ignoring = fields.ignore_channel_mentions === 'on' || (fields.ignore_channel_mentions === 'default' && muted);
   const userDesktop = LEVEL_WORDS[userProps?.desktop ?? 'mention'] ?? 'for mentions';
   const userEmail = userProps?.email === 'false' ? 'off' : 'on';
+  // Thread replies: asked only where they matter (threads collapsed, this channel's desktop level "mention"); shown
+  // as in force here (the channel's own value, else the account's).
+  const askThreads = collapsed && desktopLevel(channel.type, userProps, { notify_props: fields }) === 'mention';
+  const threadReplies = threadsLevel(userProps, { notify_props: fields }) === 'all';
   const set = (key: string) => (value: string) => {
     touched.current.add(key);
     setFields((f) => ({ ...f, [key]: value }));
@@ -54,7 +61,10 @@ export function ChannelNotifyDialog({ channel, onClose }: { channel: Channel; on
     setBusy(true);
     setError('');
     const { desktop, email, mark_unread, ignore_channel_mentions } = fields;
-    const err = await saveChannelNotifyProps(channel.id, { desktop, email, mark_unread, ignore_channel_mentions });
+    const props: Record<string, string> = { desktop, email, mark_unread, ignore_channel_mentions };
+    const threads = touched.current.has('desktop_threads') && threadsChoice(fields.desktop_threads, userProps?.desktop_threads, member?.notify_props?.desktop_threads);
+    if (threads) props.desktop_threads = threads;
+    const err = await saveChannelNotifyProps(channel.id, props);
     setBusy(false);
     if (err) setError(err);
     else onClose();
@@ -85,6 +95,7 @@ export function ChannelNotifyDialog({ channel, onClose }: { channel: Channel; on
             ['none', 'Never'],
           ]}
         />
+        {askThreads && <Checkbox label={THREAD_REPLIES_LABEL} checked={threadReplies} onChange={(on) => set('desktop_threads')(on ? 'all' : 'mention')} />}
         <RadioGroup
           legend="Email notifications"
           name="email"

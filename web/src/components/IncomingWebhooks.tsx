@@ -6,9 +6,9 @@ import { curlExample, incomingHookUrl, integrationsPath } from '../integrations-
 import { navigate } from '../router';
 import type { IncomingWebhook } from '../state/integrations-state';
 import { useStore } from '../state/use-store';
-import { ConfirmDialog } from './ConfirmDialog';
 import { FormField } from './FormField';
-import { CheckField, CopyField, Problem, Screen, SelectField, ViewLink, formatTime } from './IntegrationsParts';
+import { IntegrationItem, IntegrationList } from './IntegrationList';
+import { CheckField, CopyField, Problem, Screen, SelectField, ViewLink } from './IntegrationsParts';
 
 /** Incoming webhooks of a team: the list, the add and edit form, and the confirmation with the hook's URL. */
 
@@ -35,22 +35,21 @@ export function ChannelName({ id }: { id: string }) {
   return <>{channel ? channel.display_name : 'a channel you cannot see'}</>;
 }
 
-export function Creator({ id, at }: { id: string; at: number }) {
-  const user = useStore((s) => s.users[id]);
-  return <span class="hint">{`Created by ${user ? `@${user.username}` : 'someone'} on ${formatTime(at)}`}</span>;
-}
-
 function HookItem({ team, hook }: { team: Team; hook: IncomingWebhook }) {
   const url = useHookUrl(hook.id);
-  const [confirming, setConfirming] = useState(false);
-  const [problem, setProblem] = useState('');
   const title = hook.display_name || hook.description || 'Incoming webhook';
   return (
-    <li class="integrations__item">
-      <div class="integrations__item-main">
-        <h3 class="integrations__item-title">{title}</h3>
-        {hook.description && hook.display_name && <p class="integrations__item-desc">{hook.description}</p>}
-        <dl class="integrations__facts">
+    <IntegrationItem
+      team={team}
+      section="incoming_webhooks"
+      id={hook.id}
+      title={title}
+      description={hook.display_name ? hook.description : ''}
+      creator={{ id: hook.user_id, at: hook.create_at }}
+      confirm={{ title: 'Delete incoming webhook', body: `Delete "${title}"? Integrations posting to its URL will stop working. This cannot be undone.` }}
+      onDelete={() => deleteIncoming(hook.id)}
+      facts={
+        <>
           <dt>Channel</dt>
           <dd>
             <ChannelName id={hook.channel_id} />
@@ -64,59 +63,20 @@ function HookItem({ team, hook }: { team: Team; hook: IncomingWebhook }) {
               <dd>{hook.username}</dd>
             </>
           )}
-        </dl>
-        <Creator id={hook.user_id} at={hook.create_at} />
-        <Problem text={problem} />
-      </div>
-      <div class="integrations__item-actions">
-        <ViewLink class="btn btn--secondary btn--small" team={team.name} view={{ page: 'edit', section: 'incoming_webhooks', id: hook.id }}>
-          Edit <span class="sr-only">{title}</span>
-        </ViewLink>
-        <button type="button" class="btn btn--secondary btn--small" onClick={() => setConfirming(true)}>
-          Delete <span class="sr-only">{title}</span>
-        </button>
-      </div>
-      {confirming && (
-        <ConfirmDialog
-          title="Delete incoming webhook"
-          body={`Delete "${title}"? Integrations posting to its URL will stop working. This cannot be undone.`}
-          confirmLabel="Delete"
-          onCancel={() => setConfirming(false)}
-          onConfirm={async () => {
-            setConfirming(false);
-            setProblem((await deleteIncoming(hook.id)) ?? '');
-          }}
-        />
-      )}
-    </li>
+        </>
+      }
+    />
   );
 }
 
 export function IncomingList({ team }: { team: Team }) {
-  const hooks = useStore((s) => s.integrations.incoming);
-  const error = useStore((s) => s.integrations.errors.incoming_webhooks);
-  const sorted = [...(hooks ?? [])].sort((a, b) => (a.display_name || a.id).localeCompare(b.display_name || b.id));
   return (
-    <Screen
-      title="Incoming webhooks"
-      actions={
-        <ViewLink class="btn btn--primary" team={team.name} view={{ page: 'add', section: 'incoming_webhooks' }}>
-          Add incoming webhook
-        </ViewLink>
-      }
-    >
-      <p class="integrations__lead">Incoming webhooks let other services post messages into a channel by sending JSON to a secret URL.</p>
-      <Problem text={error ?? ''} />
-      {!hooks && !error && <p class="integrations__empty">Loading…</p>}
-      {hooks && sorted.length === 0 && <p class="integrations__empty">No incoming webhooks yet.</p>}
-      {sorted.length > 0 && (
-        <ul class="integrations__list">
-          {sorted.map((h) => (
-            <HookItem key={h.id} team={team} hook={h} />
-          ))}
-        </ul>
-      )}
-    </Screen>
+    <IntegrationList
+      team={team}
+      section="incoming_webhooks"
+      lead="Incoming webhooks let other services post messages into a channel by sending JSON to a secret URL."
+      renderItem={(h) => <HookItem key={h.id} team={team} hook={h} />}
+    />
   );
 }
 

@@ -2,12 +2,17 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useState } from 'preact/hooks';
 import { saveUserNotifyProps, userNotifyDefaults, type UserNotifyProps } from '../actions/notify-settings';
 import type { User } from '../api';
+import { collapsedThreadsOn } from '../notify';
+import { useStore } from '../state/use-store';
 import { FormField } from './FormField';
 import '../styles/notifications.css';
 
+/** Mattermost's words for `desktop_threads` ("all": replies in followed threads notify at the "mention" level). */
+export const THREAD_REPLIES_LABEL = "Notify me about replies to threads I'm following";
+
 /**
- * The account's notification settings (Mattermost's Settings › Notifications): desktop notifications and their
- * sound, email, the words that mention you, and replies. Saved with PatchUser; the form shows the server's values
+ * The account's notification settings (Mattermost's Settings › Notifications): desktop notifications (with thread
+ * replies, `desktop_threads`, while threads are collapsed and desktop is "mention") and their sound, email, the words that mention you, and replies. Saved with PatchUser; the form shows the server's values
  * (read back after a save, and again when another tab or device changes them: `user_updated`).
  */
 
@@ -40,7 +45,7 @@ export function Checkbox(props: { label: ComponentChildren; checked: boolean; on
   );
 }
 
-const EDITED = ['desktop', 'desktop_sound', 'email', 'mention_keys', 'first_name', 'channel', 'comments'] as const;
+const EDITED = ['desktop', 'desktop_threads', 'desktop_sound', 'email', 'mention_keys', 'first_name', 'channel', 'comments'] as const;
 
 function pick(props: UserNotifyProps): UserNotifyProps {
   const out: UserNotifyProps = {};
@@ -49,6 +54,7 @@ function pick(props: UserNotifyProps): UserNotifyProps {
 }
 
 export function NotificationSettings({ me }: { me: User }) {
+  const collapsed = useStore((s) => collapsedThreadsOn(s.config));
   const server = pick(userNotifyDefaults(me.notify_props));
   const serverKey = JSON.stringify(server);
   const [fields, setFields] = useState(server);
@@ -93,6 +99,10 @@ export function NotificationSettings({ me }: { me: User }) {
           ]}
           hint="Shown by this browser while Parley is open in a tab you are not looking at."
         />
+        {/* At "all" thread replies are implied, at "never" nothing notifies: only "mention" asks (Mattermost's rule). */}
+        {collapsed && fields.desktop === 'mention' && (
+          <Checkbox label={THREAD_REPLIES_LABEL} checked={fields.desktop_threads === 'all'} onChange={(on) => set('desktop_threads')(on ? 'all' : 'mention')} />
+        )}
         <Checkbox label="Play a sound with desktop notifications" checked={fields.desktop_sound !== 'false'} onChange={flag('desktop_sound')} />
         <RadioGroup
           legend="Email notifications"

@@ -6,9 +6,9 @@ import { integrationsPath, splitList } from '../integrations-routes';
 import { navigate } from '../router';
 import type { IntegrationDelivery, OutgoingWebhook } from '../state/integrations-state';
 import { useStore } from '../state/use-store';
-import { ConfirmDialog } from './ConfirmDialog';
 import { FormField } from './FormField';
-import { ChannelName, Creator, useTeamChannelOptions } from './IncomingWebhooks';
+import { ChannelName, useTeamChannelOptions } from './IncomingWebhooks';
+import { IntegrationItem, IntegrationList } from './IntegrationList';
 import { AreaField, CopyField, DeliveryTable, Problem, Screen, SelectField, ViewLink } from './IntegrationsParts';
 
 /** Outgoing webhooks of a team: the list, the add and edit form, the confirmation with the token, the delivery log. */
@@ -40,15 +40,20 @@ export function TokenRow({ token, name, onRegenerate }: { token: string; name: s
 }
 
 function HookItem({ team, hook }: { team: Team; hook: OutgoingWebhook }) {
-  const [confirming, setConfirming] = useState(false);
-  const [problem, setProblem] = useState('');
   const title = hook.display_name || 'Outgoing webhook';
   return (
-    <li class="integrations__item">
-      <div class="integrations__item-main">
-        <h3 class="integrations__item-title">{title}</h3>
-        {hook.description && <p class="integrations__item-desc">{hook.description}</p>}
-        <dl class="integrations__facts">
+    <IntegrationItem
+      team={team}
+      section="outgoing_webhooks"
+      id={hook.id}
+      title={title}
+      description={hook.description}
+      creator={{ id: hook.creator_id, at: hook.create_at }}
+      deliveries
+      confirm={{ title: 'Delete outgoing webhook', body: `Delete "${title}"? Posts will no longer be sent to its callback URLs. This cannot be undone.` }}
+      onDelete={() => deleteOutgoing(hook.id)}
+      facts={
+        <>
           <dt>Channel</dt>
           <dd>
             <ChannelName id={hook.channel_id} />
@@ -62,65 +67,20 @@ function HookItem({ team, hook }: { team: Team; hook: OutgoingWebhook }) {
           <dt>Content type</dt>
           <dd>{hook.content_type}</dd>
           <TokenRow token={hook.token} name={title} onRegenerate={() => regenOutgoingToken(hook.id)} />
-        </dl>
-        <Creator id={hook.creator_id} at={hook.create_at} />
-        <Problem text={problem} />
-      </div>
-      <div class="integrations__item-actions">
-        <ViewLink class="btn btn--secondary btn--small" team={team.name} view={{ page: 'deliveries', section: 'outgoing_webhooks', id: hook.id }}>
-          Delivery log <span class="sr-only">{`of ${title}`}</span>
-        </ViewLink>
-        <ViewLink class="btn btn--secondary btn--small" team={team.name} view={{ page: 'edit', section: 'outgoing_webhooks', id: hook.id }}>
-          Edit <span class="sr-only">{title}</span>
-        </ViewLink>
-        <button type="button" class="btn btn--secondary btn--small" onClick={() => setConfirming(true)}>
-          Delete <span class="sr-only">{title}</span>
-        </button>
-      </div>
-      {confirming && (
-        <ConfirmDialog
-          title="Delete outgoing webhook"
-          body={`Delete "${title}"? Posts will no longer be sent to its callback URLs. This cannot be undone.`}
-          confirmLabel="Delete"
-          onCancel={() => setConfirming(false)}
-          onConfirm={async () => {
-            setConfirming(false);
-            setProblem((await deleteOutgoing(hook.id)) ?? '');
-          }}
-        />
-      )}
-    </li>
+        </>
+      }
+    />
   );
 }
 
 export function OutgoingList({ team }: { team: Team }) {
-  const hooks = useStore((s) => s.integrations.outgoing);
-  const error = useStore((s) => s.integrations.errors.outgoing_webhooks);
-  const sorted = [...(hooks ?? [])].sort((a, b) => (a.display_name || a.id).localeCompare(b.display_name || b.id));
   return (
-    <Screen
-      title="Outgoing webhooks"
-      actions={
-        <ViewLink class="btn btn--primary" team={team.name} view={{ page: 'add', section: 'outgoing_webhooks' }}>
-          Add outgoing webhook
-        </ViewLink>
-      }
-    >
-      <p class="integrations__lead">
-        Outgoing webhooks send posts that start with a trigger word (or every post of a channel) to your service, and post its answer back. Every call is signed with the
-        hook's token and kept in its delivery log.
-      </p>
-      <Problem text={error ?? ''} />
-      {!hooks && !error && <p class="integrations__empty">Loading…</p>}
-      {hooks && sorted.length === 0 && <p class="integrations__empty">No outgoing webhooks yet.</p>}
-      {sorted.length > 0 && (
-        <ul class="integrations__list">
-          {sorted.map((h) => (
-            <HookItem key={h.id} team={team} hook={h} />
-          ))}
-        </ul>
-      )}
-    </Screen>
+    <IntegrationList
+      team={team}
+      section="outgoing_webhooks"
+      lead="Outgoing webhooks send posts that start with a trigger word (or every post of a channel) to your service, and post its answer back. Every call is signed with the hook's token and kept in its delivery log."
+      renderItem={(h) => <HookItem key={h.id} team={team} hook={h} />}
+    />
   );
 }
 

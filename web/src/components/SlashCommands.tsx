@@ -6,9 +6,8 @@ import { integrationsPath } from '../integrations-routes';
 import { navigate } from '../router';
 import type { Command } from '../state/integrations-state';
 import { useStore } from '../state/use-store';
-import { ConfirmDialog } from './ConfirmDialog';
 import { FormField } from './FormField';
-import { Creator } from './IncomingWebhooks';
+import { IntegrationItem, IntegrationList } from './IntegrationList';
 import { CheckField, Problem, Screen, SelectField, ViewLink } from './IntegrationsParts';
 import { TokenConfirm, TokenRow } from './OutgoingWebhooks';
 
@@ -20,17 +19,25 @@ const METHODS = [
 ];
 
 function CommandItem({ team, command }: { team: Team; command: Command }) {
-  const [confirming, setConfirming] = useState(false);
-  const [problem, setProblem] = useState('');
   const title = command.display_name || `/${command.trigger}`;
   return (
-    <li class="integrations__item">
-      <div class="integrations__item-main">
-        <h3 class="integrations__item-title">
+    <IntegrationItem
+      team={team}
+      section="commands"
+      id={command.id}
+      title={title}
+      heading={
+        <>
           {title} <span class="integrations__trigger">{`/${command.trigger}`}</span>
-        </h3>
-        {command.description && <p class="integrations__item-desc">{command.description}</p>}
-        <dl class="integrations__facts">
+        </>
+      }
+      description={command.description}
+      creator={{ id: command.creator_id, at: command.create_at }}
+      deliveries
+      confirm={{ title: 'Delete slash command', body: `Delete /${command.trigger}? Typing it will no longer call your service. This cannot be undone.` }}
+      onDelete={() => deleteCommand(command.id)}
+      facts={
+        <>
           <dt>Request</dt>
           <dd class="integrations__mono">{`${command.method === 'G' ? 'GET' : 'POST'} ${command.url}`}</dd>
           {command.auto_complete && (
@@ -40,62 +47,20 @@ function CommandItem({ team, command }: { team: Team; command: Command }) {
             </>
           )}
           <TokenRow token={command.token} name={title} onRegenerate={() => regenCommandToken(command.id)} />
-        </dl>
-        <Creator id={command.creator_id} at={command.create_at} />
-        <Problem text={problem} />
-      </div>
-      <div class="integrations__item-actions">
-        <ViewLink class="btn btn--secondary btn--small" team={team.name} view={{ page: 'deliveries', section: 'commands', id: command.id }}>
-          Delivery log <span class="sr-only">{`of ${title}`}</span>
-        </ViewLink>
-        <ViewLink class="btn btn--secondary btn--small" team={team.name} view={{ page: 'edit', section: 'commands', id: command.id }}>
-          Edit <span class="sr-only">{title}</span>
-        </ViewLink>
-        <button type="button" class="btn btn--secondary btn--small" onClick={() => setConfirming(true)}>
-          Delete <span class="sr-only">{title}</span>
-        </button>
-      </div>
-      {confirming && (
-        <ConfirmDialog
-          title="Delete slash command"
-          body={`Delete /${command.trigger}? Typing it will no longer call your service. This cannot be undone.`}
-          confirmLabel="Delete"
-          onCancel={() => setConfirming(false)}
-          onConfirm={async () => {
-            setConfirming(false);
-            setProblem((await deleteCommand(command.id)) ?? '');
-          }}
-        />
-      )}
-    </li>
+        </>
+      }
+    />
   );
 }
 
 export function CommandList({ team }: { team: Team }) {
-  const commands = useStore((s) => s.integrations.commands);
-  const error = useStore((s) => s.integrations.errors.commands);
-  const sorted = [...(commands ?? [])].sort((a, b) => a.trigger.localeCompare(b.trigger));
   return (
-    <Screen
-      title="Slash commands"
-      actions={
-        <ViewLink class="btn btn--primary" team={team.name} view={{ page: 'add', section: 'commands' }}>
-          Add slash command
-        </ViewLink>
-      }
-    >
-      <p class="integrations__lead">A slash command calls your service when someone types it in a channel, and shows its answer. Built-in commands (/me, /join, …) are always there.</p>
-      <Problem text={error ?? ''} />
-      {!commands && !error && <p class="integrations__empty">Loading…</p>}
-      {commands && sorted.length === 0 && <p class="integrations__empty">No slash commands yet.</p>}
-      {sorted.length > 0 && (
-        <ul class="integrations__list">
-          {sorted.map((c) => (
-            <CommandItem key={c.id} team={team} command={c} />
-          ))}
-        </ul>
-      )}
-    </Screen>
+    <IntegrationList
+      team={team}
+      section="commands"
+      lead="A slash command calls your service when someone types it in a channel, and shows its answer. Built-in commands (/me, /join, …) are always there."
+      renderItem={(c) => <CommandItem key={c.id} team={team} command={c} />}
+    />
   );
 }
 

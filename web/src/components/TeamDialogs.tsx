@@ -3,6 +3,7 @@ import type { Team } from '../api';
 import { joinableTeams, joinTeam, removeFromTeam, setTeamAdmin, teamMembers, type TeamMemberRow } from '../actions/channel-manage';
 import { canManageTeam } from '../actions/teams';
 import { errorText } from '../error-text';
+import { revisionKey } from '../state/revisions';
 import { useStore } from '../state/use-store';
 import { UserAvatar } from './Avatar';
 import { ModalDialog } from './ModalDialog';
@@ -100,11 +101,22 @@ export function TeamMembersDialog({ team, onClose }: { team: Team; onClose: () =
   const [manager, setManager] = useState(false);
   const [error, setError] = useState('');
   const [status, setStatus] = useState('');
+  // Someone joining or leaving the team while it is open (live events) fetches the list again.
+  const revision = useStore((s) => s.revisions[revisionKey('members', team.id)] ?? 0);
   const reload = () => teamMembers(team.id).then(setRows, (err) => setError(errorText(err)));
   useEffect(() => {
-    void reload();
     void canManageTeam(team.id).then(setManager);
   }, [team.id]);
+  useEffect(() => {
+    let stale = false;
+    teamMembers(team.id).then(
+      (list) => !stale && setRows(list),
+      (err) => !stale && setError(errorText(err)),
+    );
+    return () => {
+      stale = true;
+    };
+  }, [team.id, revision]);
 
   const change = async (row: TeamMemberRow, to: 'admin' | 'member' | 'remove') => {
     setError('');

@@ -13,6 +13,8 @@ import type { AppState } from '../state/app-state';
 
 export interface PostedInfo {
   mentioned: boolean;
+  /** The event's `followers` names the viewer: a reply in a thread they follow (threads collapsed). */
+  following: boolean;
   senderName: string;
   channelDisplayName: string;
   channelType: string;
@@ -67,15 +69,6 @@ function looking(channelId: string, s: AppState): boolean {
   return s.currentChannelId === channelId && s.route.kind !== 'account' && document.visibilityState === 'visible' && document.hasFocus();
 }
 
-/** Whether the viewer started or replied in the thread, as far as the posts held here tell. */
-function inThread(rootId: string, meId: string, s: AppState): boolean {
-  const root = s.posts.byId[rootId];
-  if (root?.user_id === meId) return true;
-  const ids = s.posts.threads[rootId] ?? [];
-  if (ids.some((id) => s.posts.byId[id]?.user_id === meId)) return true;
-  return Object.values(s.posts.byId).some((p) => p.root_id === rootId && p.user_id === meId);
-}
-
 async function memberOf(channelId: string): Promise<ChannelMember | undefined> {
   const known = appStore.get().members[channelId];
   if (known) return known;
@@ -104,7 +97,7 @@ export async function notifyPosted(post: Post, info: PostedInfo): Promise<void> 
     mentioned: info.mentioned || info.channelType === 'D',
     status: await statusOf(me.id),
     collapsedThreads: collapsedThreadsOn(s.config),
-    inThread: !!post.root_id && inThread(post.root_id, me.id, s),
+    following: info.following,
   });
   const now = appStore.get();
   if (!decision || looking(post.channel_id, now)) return;

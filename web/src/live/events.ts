@@ -1,5 +1,6 @@
 import { rest, type Channel, type ChannelMember, type Post, type User } from '../api';
 import { markArchived } from '../actions/channel-manage';
+import { channelRestored, raiseRevisions } from '../actions/channel-lifecycle';
 import { addChannel, isWatching, keepViewed, refreshMemberCount, refreshTeamChannels, removeChannel } from '../actions/channels';
 import { addEphemeral } from '../actions/ephemeral';
 import { closeRhs } from '../actions/panels';
@@ -16,6 +17,7 @@ import { mergePosts } from '../post-store';
 import { navigate } from '../router';
 import { appStore } from '../state/app-store';
 import type { TypingEntry } from '../state/app-state';
+import { revisionsOf } from '../state/revisions';
 import { readMember, sortTeams } from '../state/selectors';
 import { handled, nested, type WsEvent } from '../ws-events';
 import { notifyPosted, setOwnStatus } from './desktop-notify';
@@ -32,8 +34,9 @@ export function resetEvents(): void {
   hellos = 0;
 }
 
-function mentionsMe(mentions: unknown, meId: string): boolean {
-  const ids = nested<unknown>(mentions);
+/** Whether a per-recipient list of `posted` (`mentions`, `followers`: a JSON string of ids) names the viewer. */
+function namesMe(list: unknown, meId: string): boolean {
+  const ids = nested<unknown>(list);
   return Array.isArray(ids) && ids.includes(meId);
 }
 
@@ -43,6 +46,8 @@ export function handleEvent(frame: WsEvent): void {
   const { me, currentChannelId, currentTeamId, posts, rhs } = appStore.get();
   const event = handled(frame);
   if (!me || !event) return;
+  // The lists open dialogs fetched themselves (Browse channels, the team's members) are fetched again.
+  raiseRevisions(revisionsOf(event, appStore.get()));
   const broadcastChannelId = text(event.broadcast?.channel_id);
   switch (event.event) {
     case 'hello':
@@ -54,9 +59,10 @@ export function handleEvent(frame: WsEvent): void {
     case 'posted': {
       const post = nested<Post>(event.data.post);
       if (!post?.id) return;
-      onPosted(post, mentionsMe(event.data.mentions, me.id), event.data.channel_type === 'D');
+      onPosted(post, namesMe(event.data.mentions, me.id), event.data.channel_type === 'D');
       void notifyPosted(post, {
-        mentioned: mentionsMe(event.data.mentions, me.id),
+        mentioned: namesMe(event.data.mentions, me.id),
+        following: namesMe(event.data.followers, me.id),
         senderName: text(event.data.sender_name),
         channelDisplayName: text(event.data.channel_display_name),
         channelType: text(event.data.channel_type),
@@ -120,6 +126,12 @@ export function handleEvent(frame: WsEvent): void {
       const channelId = text(event.data.channel_id);
       if (channelId) markArchived(channelId, typeof event.data.delete_at === 'number' ? event.data.delete_at : Date.now());
       if (currentTeamId) void refreshTeamChannels(currentTeamId);
+      return;
+    }
+    case 'channel_restored': {
+      // Unarchived: the composer comes back where it is open, and the channel to its members' sidebars.
+      const channelId = text(event.data.channel_id);
+      if (channelId) void channelRestored(channelId);
       return;
     }
     case 'leave_team': {

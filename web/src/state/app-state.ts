@@ -65,6 +65,11 @@ export interface AppState {
   pins: PinsState;
   /** The "New messages" line and channels marked unread (state/reactions-state.ts). */
   unread: UnreadState;
+  /**
+   * `channels:<team id>` / `members:<team id>` → a count the live events raise when the team's channel list or its
+   * members change (state/revisions.ts): an open dialog that fetched its own list fetches it again.
+   */
+  revisions: Record<string, number>;
 }
 
 export const initialState: AppState = {
@@ -89,4 +94,5 @@ export const initialState: AppState = {
   statuses: initialStatuses,
   pins: initialPins,
   unread: initialUnread,
+  revisions: {},
 };
