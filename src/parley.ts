@@ -26,6 +26,8 @@ import { migrate, openDatabase, type Database } from './store/db';
 
 /** Bytes a socket may have waiting to be sent before it is dropped as a slow consumer (its client resumes). */
 const MAX_SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
+/** A request within this long counts as the server being busy (the email worker paces itself meanwhile). */
+const FOREGROUND_WINDOW_MS = 100;
 
 export interface Parley {
   app: App;
@@ -113,14 +115,21 @@ export async function startParley(options: StartOptions = {}): Promise<Parley> {
   const limits = new RateLimits(() => config.get(), rateStore('api'), rateStore('hook'), userOfToken, () => app.deps.now());
   const stopMaintenance = app.startMaintenance((err) => logger.warn({ err }, 'maintenance job failed'));
   // Notification emails: sent from the outbox after commit, woken by the commits that queue one (docs/notifications.md).
-  const emailWorker = new EmailWorker(app.deps, new SmtpMailer(() => config.get().EmailSettings));
+  // Requests arriving now (the listener below stamps each): the email worker gives way to them.
+  let lastRequestAt = -Infinity;
+  const emailWorker = new EmailWorker(app.deps, new SmtpMailer(() => config.get().EmailSettings), {
+    foregroundBusy: () => performance.now() - lastRequestAt < FOREGROUND_WINDOW_MS,
+  });
   app.writer.onEmailQueued = () => emailWorker.wake();
   emailWorker.start();
   // Outgoing webhook calls: made from their durable queue after commit, woken by the commits that queue them.
   const stopOutgoing = app.outgoingDelivery.start();
   const contract = await openContract(spec as unknown as Spec);
   const listener = createRequestListener(app, { spec, contract, validateResponses, logger, limits });
-  const server = http.createServer({ keepAliveTimeout: 65000 }, listener);
+  const server = http.createServer({ keepAliveTimeout: 65000 }, (req, res) => {
+    lastRequestAt = performance.now();
+    listener(req, res);
+  });
   const websocket = attachWebSocket(server, app, {
     hub,
     limits,

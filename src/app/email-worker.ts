@@ -41,7 +41,16 @@ export interface EmailWorkerOptions {
   pollMs?: number;
   /** How long a claim holds before another worker may take the rows (default 5 min: longer than any send). */
   leaseMs?: number;
+  /**
+   * Whether requests are being served now. Email is background work: while they are, the worker sends at most one
+   * email per FOREGROUND_PACE_MS and the rest wait in the outbox (emails arrive later under load, posts never slow
+   * down for them); once the server is idle it sends at full speed.
+   */
+  foregroundBusy?: () => boolean;
 }
+
+/** The pause before each email while requests are being served: at most 20 emails a second then. */
+export const FOREGROUND_PACE_MS = 50;
 
 const SITE_NAME = 'Parley';
 /** Users whose due rows one run claims; a run with a full page runs again at once. */
@@ -320,6 +329,7 @@ export class EmailWorker {
   }
 
   private async send(recipient: UserRecord, email: RenderedEmail, post?: Post): Promise<'sent' | 'failed' | 'unavailable'> {
+    if (this.options.foregroundBusy?.()) await new Promise<void>((resolve) => setTimeout(resolve, FOREGROUND_PACE_MS));
     const settings = this.deps.config.get().EmailSettings;
     const host = (() => {
       try {

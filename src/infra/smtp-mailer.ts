@@ -1,3 +1,4 @@
+import net from 'node:net';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config/settings';
 import type { Mailer, OutgoingEmail, SendOutcome } from '../app/email-worker';
@@ -12,6 +13,29 @@ const IDLE_CLOSE_MS = 2_000;
 const SERVER_TROUBLE = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ETLS', 'EAUTH', 'ENOAUTH', 'EPROTOCOL', 'EREQUIREDTLS', 'ECONFIG']);
 
 type Settings = Config['EmailSettings'];
+
+/**
+ * The TCP connection nodemailer speaks SMTP over (its `getSocket` hook; it adds TLS itself, from the first byte or by
+ * STARTTLS), with Nagle's algorithm off. SMTP sends an email as a few small writes each waiting for an answer; with
+ * Nagle on, the last write of each email waited for the server's delayed ACK (40 ms on Linux): 20 emails a second on
+ * one connection instead of about 170.
+ */
+function connectNoDelay(host: string, port: number, callback: (err: Error | null, socket?: { connection: net.Socket }) => void): void {
+  const socket = net.connect({ host, port, noDelay: true, timeout: CONNECT_TIMEOUT_MS });
+  const fail = (err: Error & { code?: string }) => {
+    socket.destroy();
+    callback(Object.assign(err, { code: 'ECONNECTION' }));
+  };
+  const onTimeout = () => fail(new Error(`connection to ${host}:${port} timed out`));
+  socket.once('error', fail);
+  socket.once('timeout', onTimeout);
+  socket.once('connect', () => {
+    socket.removeListener('error', fail);
+    socket.removeListener('timeout', onTimeout);
+    socket.setTimeout(0);
+    callback(null, { connection: socket });
+  });
+}
 
 /**
  * Sends email over SMTP with nodemailer, configured from EmailSettings as they stand at each send (a changed setting
@@ -46,6 +70,7 @@ export class SmtpMailer implements Mailer {
       greetingTimeout: CONNECT_TIMEOUT_MS,
       socketTimeout: SOCKET_TIMEOUT_MS,
       tls: { servername: s.SMTPServer },
+      getSocket: (_options, callback) => connectNoDelay(s.SMTPServer, Number(s.SMTPPort), callback),
     });
     this.transport = { key, transporter };
     return transporter;
@@ -71,7 +96,12 @@ export class SmtpMailer implements Mailer {
       const message = e.message ?? String(err);
       // A 5xx answer to this message (a recipient the server refuses, a message it will not take) will not change.
       if (!SERVER_TROUBLE.has(e.code ?? '') && e.responseCode !== undefined && e.responseCode >= 500) return { kind: 'rejected', message };
-      if (SERVER_TROUBLE.has(e.code ?? '') || e.responseCode === undefined) return { kind: 'unavailable', message };
+      if (SERVER_TROUBLE.has(e.code ?? '') || e.responseCode === undefined) {
+        // The kept connection is of no more use, and nodemailer's pool does not let go of one whose connect failed in
+        // getSocket (it would hold every later email): a fresh pool for the next email.
+        this.close();
+        return { kind: 'unavailable', message };
+      }
       return { kind: 'failed', message };
     } finally {
       this.sending--;

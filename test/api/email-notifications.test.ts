@@ -174,6 +174,29 @@ describe('email notifications', () => {
     await eventually(() => expect(sink.openConnections()).toBe(0), 10_000, 100);
   });
 
+  test('while requests are being served, emails give way: one per 50 ms at most, and all of them go', async () => {
+    const people = await Promise.all([1, 2, 3, 4, 5].map(() => person('offline')));
+    // Someone keeps the server busy (a request every 10 ms) while the posts' emails go out.
+    let busy = true;
+    const traffic = (async () => {
+      while (busy) {
+        await world.member.api.get('/api/v4/users/me').expect(200);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    try {
+      const dms = await Promise.all(people.map(async (p) => (await world.member.api.post('/api/v4/channels/direct', [world.member.id, p.id]).expect(201)).body));
+      // All five at once: their emails are queued together and could go out back to back.
+      await Promise.all(people.map((p, i) => createPost(world.member, dms[i].id, `paced for ${p.username}`)));
+      const mails = (await Promise.all(people.map((p) => sink.waitFor(p.email)))).flat().sort((a, b) => a.receivedAt - b.receivedAt);
+      expect(mails).toHaveLength(5);
+      for (let i = 1; i < mails.length; i++) expect(mails[i].receivedAt - mails[i - 1].receivedAt).toBeGreaterThanOrEqual(45);
+    } finally {
+      busy = false;
+      await traffic;
+    }
+  });
+
   test('SMTP authentication when SMTPUsername is set', async () => {
     const authSink = await startSmtpSink({ auth: { user: 'mailer', pass: 's3cret' } });
     await patchConfig(world.admin, { EmailSettings: { SMTPPort: String(authSink.port), SMTPUsername: 'mailer', SMTPPassword: 's3cret' } });

@@ -17,6 +17,8 @@ export interface ReceivedMail {
   authUser: string;
   /** The SMTP session (one per connection) the message came over. */
   sessionId: string;
+  /** When the message's data ended (performance.now()). */
+  receivedAt: number;
   raw: string;
 }
 
@@ -78,6 +80,7 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
             envelopeTo: session.envelope.rcptTo.map((r) => r.address),
             authUser: typeof session.user === 'string' ? session.user : '',
             sessionId: session.id,
+            receivedAt: performance.now(),
             raw,
             ...parsed,
           });
