@@ -2,7 +2,7 @@
 // email, a rolled-back one never sends one, and the post never waits for SMTP (the worker sends after commit:
 // email-worker.ts). Who gets one is notify-rules.ts's decision (`email` on each recipient); this only writes it down.
 
-import { newId } from '../lib/ids';
+import { sortableId } from '../lib/ids';
 import type { Channel, Post } from '../model';
 import type { TxStores } from '../store';
 import type { OutboxRow } from '../store/email-outbox-store';
@@ -16,7 +16,7 @@ export interface EmailCommit {
 }
 
 /** The outbox rows of these commits: one per post and recipient the rules chose for an email. */
-export function emailRows(commits: EmailCommit[], now: number, id: () => string = newId): OutboxRow[] {
+export function emailRows(commits: EmailCommit[], now: number, id: () => string = () => sortableId(now)): OutboxRow[] {
   const rows: OutboxRow[] = [];
   for (const c of commits) {
     if (!c.notifications || c.notifications.size === 0) continue;

@@ -53,8 +53,13 @@ export interface EmailWorkerOptions {
 export const FOREGROUND_PACE_MS = 50;
 
 const SITE_NAME = 'Parley';
-/** Users whose due rows one run claims; a run with a full page runs again at once. */
+/** Batching: users whose rows one run claims (all of each one's). A run with a full page runs again at once. */
 const USERS_PER_RUN = 50;
+/**
+ * Without batching: rows (emails) one run claims. Small, so a run never holds the database long (better-sqlite3 blocks
+ * the event loop for every statement) and a configuration change applies within one page.
+ */
+const ROWS_PER_RUN = 100;
 const FIRST_RETRY_MS = 1000;
 const MAX_RETRY_MS = 10 * 60 * 1000;
 /** A notification not delivered within three days is no longer news: dropped (with a warning). */
@@ -176,19 +181,29 @@ export class EmailWorker {
   }
 
   /**
-   * One run: claims the rows of up to USERS_PER_RUN users with something due and settles each (sent and deleted,
-   * given back for later, or dropped). 'full' when there may be more due at once.
+   * One run: claims a page of due rows (batching: every row of up to USERS_PER_RUN users with something due; else up to
+   * ROWS_PER_RUN rows) and settles each user's (sent and deleted, given back for later, or dropped). 'full' when there
+   * may be more due at once.
    */
   async runOnce(): Promise<'full' | 'done' | 'off'> {
     const config = this.deps.config.get();
     if (!config.EmailSettings.SendEmailNotifications) return 'off';
     const store = this.deps.stores.emailOutbox;
     const now = this.deps.now();
-    const users = await store.dueUsers(now, USERS_PER_RUN);
-    if (users.length === 0) return 'done';
     const token = newId();
-    const leaseMs = this.options.leaseMs ?? 5 * 60 * 1000;
-    const rows = await store.claim(users, token, now, now + leaseMs);
+    const until = now + (this.options.leaseMs ?? 5 * 60 * 1000);
+    let rows: OutboxRow[];
+    let full: boolean;
+    if (config.EmailSettings.EnableEmailBatching) {
+      const users = await store.dueUsers(now, USERS_PER_RUN);
+      if (users.length === 0) return 'done';
+      rows = await store.claim(users, token, now, until);
+      full = users.length === USERS_PER_RUN;
+    } else {
+      rows = await store.claimDue(token, now, until, ROWS_PER_RUN);
+      if (rows.length === 0) return 'done';
+      full = rows.length === ROWS_PER_RUN;
+    }
     const byUser = new Map<string, OutboxRow[]>();
     for (const r of rows) byUser.set(r.user_id, [...(byUser.get(r.user_id) ?? []), r]);
     const groups = [...byUser.values()];
@@ -208,7 +223,7 @@ export class EmailWorker {
         return 'done';
       }
     }
-    return users.length === USERS_PER_RUN ? 'full' : 'done';
+    return full ? 'full' : 'done';
   }
 
   /** Sends (or drops, or puts off) one user's claimed rows. */

@@ -1,4 +1,4 @@
-import { isValidId, newId } from '../lib/ids';
+import { isValidId, newId, sortableId } from '../lib/ids';
 import { codePointLength } from '../lib/text';
 import { AppError, OUTGOING_DELIVERY, OUTGOING_HOOK_LIMITS, type Channel, type IntegrationDelivery, type OutgoingHookInput, type OutgoingWebhook, type Session } from '../model';
 import type { TxStores } from '../store';
@@ -291,5 +291,5 @@ export class OutgoingHooksService {
 }
 
 function queued(hookId: string, postId: string, url: string, triggerWord: string, now: number): QueuedCall {
-  return { id: newId(), hook_id: hookId, post_id: postId, callback_url: url, trigger_word: triggerWord, attempt: 0, due_at: now, create_at: now };
+  return { id: sortableId(now), hook_id: hookId, post_id: postId, callback_url: url, trigger_word: triggerWord, attempt: 0, due_at: now, create_at: now };
 }

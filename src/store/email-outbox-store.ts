@@ -31,6 +31,11 @@ function mapRow(r: Row): OutboxRow {
   };
 }
 
+/** Claimed rows in the order they are sent: by recipient, then oldest first. */
+function sortForSending(rows: OutboxRow[]): OutboxRow[] {
+  return rows.sort((a, b) => a.user_id.localeCompare(b.user_id) || a.create_at - b.create_at || a.id.localeCompare(b.id));
+}
+
 /** A new row: nobody holds it. */
 function toRow(r: OutboxRow): Row {
   return { ...r, claim_token: '', claimed_until: 0 };
@@ -57,7 +62,8 @@ export class EmailOutboxStore {
   }
 
   /**
-   * Claims every unclaimed row of these users for `token` until `until`, and returns the rows this token holds. The
+   * Claims every unclaimed row of these users for `token` until `until` (batching: a user's batch is all of their rows),
+   * and returns the rows this token holds. The
    * claim is LeasedQueue's conditional UPDATE by primary key: locking only those rows (no index range) never makes a
    * post's transaction, inserting rows for the same users, wait for or deadlock with a claim.
    */
@@ -67,8 +73,22 @@ export class EmailOutboxStore {
       const rows = (await this.db(TABLE).whereIn('user_id', userIds.slice(i, i + CHUNK)).where('claimed_until', '<=', now).select('id')) as Row[];
       for (const r of rows) ids.push(str(r.id));
     }
-    const claimed = (await queue.claim(this.db, ids, token, now, until)).map(mapRow);
-    return claimed.sort((a, b) => a.user_id.localeCompare(b.user_id) || a.create_at - b.create_at || a.id.localeCompare(b.id));
+    return sortForSending((await queue.claim(this.db, ids, token, now, until)).map(mapRow));
+  }
+
+  /**
+   * Claims at most `limit` rows due by `now` that no live claim holds, the longest waiting first, whoever they are for
+   * (each is an email of its own when batching is off). A bounded claim keeps every run of the worker short: a backlog
+   * of thousands is worked through a page at a time, never read or rewritten in one go.
+   */
+  async claimDue(token: string, now: number, until: number, limit: number): Promise<OutboxRow[]> {
+    const ids = ((await this.db(TABLE)
+      .where('next_attempt_at', '<=', now)
+      .where('claimed_until', '<=', now)
+      .orderBy('next_attempt_at')
+      .limit(limit)
+      .select('id')) as Row[]).map((r) => str(r.id));
+    return sortForSending((await queue.claim(this.db, ids, token, now, until)).map(mapRow));
   }
 
   /** Sent (or given up): gone. Only while the claim is still this token's, so a row another worker took is left alone. */
@@ -83,10 +103,14 @@ export class EmailOutboxStore {
     await queue.release(this.db, ids, token, next);
   }
 
-  /** When the next unclaimed row falls due (undefined: none waiting). */
+  /**
+   * When the next unclaimed row falls due (undefined: none waiting). Asked after every run of the worker, so it walks
+   * the due index from its start and stops at the first unclaimed row (a MIN() with this filter would read the whole
+   * table, on SQLite in the event loop).
+   */
   async nextDue(now: number): Promise<number | undefined> {
-    const row = (await this.db(TABLE).where('claimed_until', '<=', now).min({ at: 'next_attempt_at' }).first()) as Row | undefined;
-    return row && row.at !== null && row.at !== undefined ? num(row.at) : undefined;
+    const row = (await this.db(TABLE).where('claimed_until', '<=', now).orderBy('next_attempt_at').first('next_attempt_at')) as Row | undefined;
+    return row ? num(row.next_attempt_at) : undefined;
   }
 
   /**

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { directChannelName, isValidChannelName, isValidEmail, isValidTeamName, isValidUsername } from '../../src/app/rules';
 import { parseMentions, type MentionKeys } from '../../src/app/mentions';
 import { codePointLength, splitByCodePoints } from '../../src/lib/text';
-import { isValidId, newId } from '../../src/lib/ids';
+import { isValidId, newId, sortableId } from '../../src/lib/ids';
 import { tokenFromRequest } from '../../src/http/auth';
 
 const ID_A = 'aaaaaaaaaaaaaaaaaaaaaaaaaa';
@@ -186,6 +186,14 @@ describe('newId and isValidId', () => {
     const last = new Set<string>();
     for (let i = 0; i < 2000; i++) last.add(newId()[25]);
     for (const c of last) expect('yrecowah').toContain(c);
+  });
+
+  test('sortableId is a valid id that sorts by its time as a string, and differs within one millisecond', () => {
+    const times = [0, 1, 31, 32, 1_000_000, 1_764_300_000_000, 1_764_300_000_001, 2 ** 49];
+    const ids = times.map((t) => sortableId(t));
+    for (const id of ids) expect(isValidId(id)).toBe(true);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(Array.from({ length: 500 }, () => sortableId(7))).size).toBe(500);
   });
 
   test.each<[unknown, boolean]>([
