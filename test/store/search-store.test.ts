@@ -5,6 +5,7 @@ import type { Post, PostSearchQuery } from '../../src/model';
 import { migrate } from '../../src/store/db';
 import { migrationConfig } from '../../src/store/migrations';
 import { SEARCH_SCAN_BUDGET, SEARCH_TIME_BUDGET_MS } from '../../src/store/search-store';
+import { SEARCH_QUEUE_BATCH } from '../../src/store/search-queue';
 import { parseSearchTerms } from '../../src/app/search-syntax';
 import { eventually } from '../support/eventually';
 import { channelWithMembers, forEachDatabase, makeChannel, makePost, makeTeam, makeUser, writePosts } from './fixtures';
@@ -208,6 +209,22 @@ forEachDatabase((h) => {
       const [{ n }] = (await h.db.knex.raw('SELECT COUNT(*) AS n FROM post_search_docs WHERE channel_id = ?', [ch.id])) as Array<{ n: number }>;
       expect(Number(n)).toBe(50);
       expect(await find([ch.id], 'wombat', { limit: 100 })).toEqual(posts.map((p) => p.id).reverse());
+    });
+
+    test('SQLite: a backlog of several batches is indexed by itself, a batch at a time, with other queries served between', async () => {
+      const ch = await newChannel();
+      const count = SEARCH_QUEUE_BATCH * 3 + 7;
+      const posts = Array.from({ length: count }, (_, i) => makePost({ channel_id: ch.id, user_id: alice, create_at: 13_000 + i, message: `quokka ${i}` }));
+      await writePosts(h.stores, ch.id, posts);
+      const seen = new Set<number>();
+      await eventually(async () => {
+        seen.add(await queued());
+        expect(seen.has(0)).toBe(true);
+      });
+      // The queue was read part-way through: the run gave the connection up between batches.
+      expect([...seen].some((n) => n > 0 && n < count)).toBe(true);
+      const [{ n }] = (await h.db.knex.raw('SELECT COUNT(*) AS n FROM post_search_docs WHERE channel_id = ?', [ch.id])) as Array<{ n: number }>;
+      expect(Number(n)).toBe(count);
     });
 
     test('SQLite: a post edited or deleted while still queued is indexed as it is now, once', async () => {
