@@ -7,8 +7,18 @@ import { randomBytes } from 'node:crypto';
 
 const RAW = Symbol('raw-json');
 
-/** The serialisation in progress in stringifyWithRaw (JSON.stringify is synchronous: one at a time). */
+/**
+ * The serialisation in progress in stringifyWithRaw (JSON.stringify is synchronous: one at a time). Its tag is drawn
+ * when the first stored text is met: most answers hold none.
+ */
 let sink: { raws: string[]; tag: string } | undefined;
+
+/**
+ * Stored texts up to this length are parsed at once (stored JSON object columns): a proxy per small object costs more
+ * than the parse, and an answer without proxies is one JSON.stringify and one write. A page of 60 posts with small
+ * props went from ~1,550 to ~1,300 µs of CPU.
+ */
+const EAGER_CHARS = 1024;
 
 /** A stored JSON object as a plain object (an unparsable or non-object text is an empty one, as before). */
 function parseObject(text: string): Record<string, unknown> {
@@ -42,6 +52,7 @@ export function lazyJsonObject(text: string): Record<string, unknown> {
   function toJSON(): unknown {
     if (raw === undefined) return parsed();
     if (!sink) return parsed();
+    if (sink.raws.length === 0) sink.tag = `\u0000${randomBytes(12).toString('hex')}:`;
     sink.raws.push(raw);
     return `${sink.tag}${sink.raws.length - 1}`;
   }
@@ -54,6 +65,14 @@ export function lazyJsonObject(text: string): Record<string, unknown> {
     defineProperty: (_t, key, descriptor) => Reflect.defineProperty(parsed(), key, descriptor),
     deleteProperty: (_t, key) => Reflect.deleteProperty(parsed(), key),
   });
+}
+
+/**
+ * A stored JSON object column as read: small texts parsed at once (EAGER_CHARS), larger ones as a lazy object.
+ * Either way an unparsable or non-object text is an empty object.
+ */
+export function storedJsonObject(text: string): Record<string, unknown> {
+  return text.length <= EAGER_CHARS ? parseObject(text) : lazyJsonObject(text);
 }
 
 /** The length in UTF-16 units of a value as JSON; a lazy object's stored text is measured without parsing it. */
@@ -76,7 +95,7 @@ export function stringifyWithRaw(value: unknown): string {
  * so a large answer can be written piece by piece without first building it as one string.
  */
 export function stringifyParts(value: unknown): string[] {
-  const current = { raws: [] as string[], tag: `\u0000${randomBytes(12).toString('hex')}:` };
+  const current = { raws: [] as string[], tag: '' };
   sink = current;
   let out: string;
   try {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { lazyJsonObject } from '../lib/raw-json';
+import { storedJsonObject } from '../lib/raw-json';
 
 /** A Knex instance or an open transaction: every store method runs on either. */
 export type Executor = Knex | Knex.Transaction;
@@ -20,11 +20,11 @@ export function json<T>(v: unknown, fallback: T): T {
 }
 
 /**
- * A JSON object column, parsed only when code looks into it: an answer that merely passes it on writes the stored
- * text as it is (src/lib/raw-json.ts). For large values read in bulk (a post's props).
+ * A JSON object column; a large one is parsed only when code looks into it, and an answer that merely passes it on
+ * writes the stored text as it is (src/lib/raw-json.ts). For values read in bulk that may be large (a post's props).
  */
 export function lazyJson(v: unknown): Record<string, unknown> {
-  return typeof v === 'string' && v !== '' ? lazyJsonObject(v) : {};
+  return typeof v === 'string' && v !== '' ? storedJsonObject(v) : {};
 }
 
 /** Clamp-free paging helper: Mattermost's page/per_page become an offset and a limit. */

@@ -1,6 +1,6 @@
 // Stored JSON objects read lazily and written as stored (src/lib/raw-json.ts): what a reader sees and what an answer
 // holds are exactly what parsing would have given, whatever the text holds.
-import { jsonLength, lazyJsonObject, stringifyWithRaw } from '../../src/lib/raw-json';
+import { jsonLength, lazyJsonObject, storedJsonObject, stringifyWithRaw } from '../../src/lib/raw-json';
 
 const texts: Array<[string, string]> = [
   ['empty', '{}'],
@@ -65,6 +65,21 @@ describe('lazyJsonObject', () => {
     expect(jsonLength(lazyJsonObject('{ "a" : 1 }'))).toBe('{ "a" : 1 }'.length);
     expect(jsonLength({ a: 1 })).toBe(7);
     expect(jsonLength('x')).toBe(3);
+  });
+
+  test('storedJsonObject: a small text is a plain parsed object, a large one lazy and written as stored', () => {
+    const small = storedJsonObject('{ "a" : 1 }');
+    expect(small).toEqual({ a: 1 });
+    expect(stringifyWithRaw({ p: small })).toBe('{"p":{"a":1}}');
+    for (const text of ['[1]', 'null', 'nope', '{"__proto__":{"polluted":true}}']) {
+      const v = storedJsonObject(text);
+      expect(Object.getPrototypeOf(v)).toBe(Object.prototype);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    }
+    const bigText = `{ "blob" : ${JSON.stringify('y'.repeat(5000))} }`;
+    const big = storedJsonObject(bigText);
+    expect(stringifyWithRaw({ p: big })).toBe(`{"p":${bigText}}`);
+    expect(big.blob).toBe('y'.repeat(5000));
   });
 
   test('linear: an answer with 60 props of 240 KB is written in well under a second', () => {
