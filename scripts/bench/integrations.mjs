@@ -11,7 +11,7 @@ import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
-import { fmt, load, log, median, sleep, spawnParley, table } from './lib.mjs';
+import { cpuSeconds, fmt, load, log, median, sleep, spawnParley, table } from './lib.mjs';
 
 const option = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const ROUNDS = Number(option('rounds', 3));
@@ -86,6 +86,8 @@ async function main() {
       MM_EMAILSETTINGS_SMTPPORT: String(smtpPort),
       MM_EMAILSETTINGS_FEEDBACKEMAIL: 'bench@example.com',
     },
+    // For a look inside: e.g. PARLEY_BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (written when the server stops).
+    nodeArgs: (process.env.PARLEY_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
   });
   stops.push(() => proc.stop());
 
@@ -105,14 +107,17 @@ async function main() {
       for (let i = 0; i < targets.length; i++) {
         const t = targets[(i + r) % targets.length];
         if (t.before) await t.before();
+        const cpu0 = cpuSeconds(proc.pid);
         const res = await load(t.url, { ...t, connections: CONNECTIONS, duration: DURATION });
+        // The server's CPU per answered request over the run (background work of the run included).
+        res.cpuUs = ((cpuSeconds(proc.pid) - cpu0) * 1e6) / Math.max(1, res.rps * DURATION);
         if (process.env.BENCH_DEBUG) console.log(JSON.stringify(res));
         out[t.key].push(res);
-        log(`  round ${r + 1}/${ROUNDS} ${t.key}: ${fmt.int(res.rps)} req/s, p99 ${fmt.ms(res.p99)} ms${res.non2xx || res.errors ? `, NON-2XX ${res.non2xx}, ERRORS ${res.errors}` : ''}`);
+        log(`  round ${r + 1}/${ROUNDS} ${t.key}: ${fmt.int(res.rps)} req/s, p99 ${fmt.ms(res.p99)} ms, server CPU ${fmt.int(res.cpuUs)} µs/req${res.non2xx || res.errors ? `, NON-2XX ${res.non2xx}, ERRORS ${res.errors}` : ''}`);
         await between(t, res);
       }
     }
-    return Object.fromEntries(Object.entries(out).map(([k, list]) => [k, { rps: median(list.map((x) => x.rps)), p99: median(list.map((x) => x.p99)), runs: list.map((x) => Math.round(x.rps)), posts: list.reduce((a, x) => a + Math.round(x.rps * DURATION), 0), non2xx: list.reduce((a, x) => a + x.non2xx + x.errors, 0) }]));
+    return Object.fromEntries(Object.entries(out).map(([k, list]) => [k, { rps: median(list.map((x) => x.rps)), p99: median(list.map((x) => x.p99)), cpuUs: median(list.map((x) => x.cpuUs)), runs: list.map((x) => Math.round(x.rps)), posts: list.reduce((a, x) => a + Math.round(x.rps * DURATION), 0), non2xx: list.reduce((a, x) => a + x.non2xx + x.errors, 0) }]));
   }
 
   if (ONLY.includes('outgoing')) {

@@ -27,6 +27,14 @@ describe('subjects (as Mattermost words them)', () => {
     expect(renderSingle(given, options).subject).toBe(want);
   });
 
+  test('each zone keeps its own date however many zones were seen (formatters are cached, the cache bounded)', () => {
+    const late = item({ createAt: Date.UTC(2026, 4, 4, 23, 30) });
+    for (let i = 0; i < 1200; i++) expect(renderSingle(late, { ...opts, timeZone: `Nowhere/Zone${i}` }).subject).toContain('May 4, 2026');
+    expect(renderSingle(late, { ...opts, timeZone: 'Asia/Tokyo' }).subject).toContain('May 5, 2026');
+    expect(renderSingle(late, { ...opts, timeZone: 'America/Los_Angeles' }).subject).toContain('May 4, 2026');
+    expect(renderSingle(late, { ...opts, timeZone: 'Asia/Tokyo' }).subject).toContain('May 5, 2026');
+  });
+
   test('a batch: "New Notifications for" the first post\'s date', () => {
     expect(renderBatch([item(), item()], opts).subject).toBe('[Parley] New Notifications for May 4, 2026');
     expect(renderBatch([item()], opts).subject).toBe('[Parley] New Notification for May 4, 2026');
