@@ -108,12 +108,14 @@ async function main() {
         const t = targets[(i + r) % targets.length];
         if (t.before) await t.before();
         const cpu0 = cpuSeconds(proc.pid);
+        const mails0 = mails;
         const res = await load(t.url, { ...t, connections: CONNECTIONS, duration: DURATION });
         // The server's CPU per answered request over the run (background work of the run included).
         res.cpuUs = ((cpuSeconds(proc.pid) - cpu0) * 1e6) / Math.max(1, res.rps * DURATION);
+        res.mailsDuring = mails - mails0;
         if (process.env.BENCH_DEBUG) console.log(JSON.stringify(res));
         out[t.key].push(res);
-        log(`  round ${r + 1}/${ROUNDS} ${t.key}: ${fmt.int(res.rps)} req/s, p99 ${fmt.ms(res.p99)} ms, server CPU ${fmt.int(res.cpuUs)} µs/req${res.non2xx || res.errors ? `, NON-2XX ${res.non2xx}, ERRORS ${res.errors}` : ''}`);
+        log(`  round ${r + 1}/${ROUNDS} ${t.key}: ${fmt.int(res.rps)} req/s, p99 ${fmt.ms(res.p99)} ms, server CPU ${fmt.int(res.cpuUs)} µs/req${t.mail ? `, ${res.mailsDuring} emails sent during it` : ''}${res.non2xx || res.errors ? `, NON-2XX ${res.non2xx}, ERRORS ${res.errors}` : ''}`);
         await between(t, res);
       }
     }
