@@ -57,6 +57,9 @@ async function notifiedPage(url: string, username: string, path: string, grant =
   if (grant) await page.context().grantPermissions(['notifications'], { origin: url });
   await page.addInitScript({ content: RECORD_NOTIFICATIONS });
   await signIn(page, url, username, PASSWORD, path);
+  // The page hears posts only once its socket is open: a post made before that (the page's first reads already done)
+  // would reach neither the sidebar nor a notification. CI once posted in that gap.
+  await page.locator('.shell[data-live="open"]').waitFor();
   return page;
 }
 
