@@ -105,7 +105,9 @@ describeBrowser('web client: channels and daily use', () => {
     // And a public one, by keyboard only.
     await page.getByRole('button', { name: 'Add channels' }).focus();
     await page.keyboard.press('Enter');
-    await page.getByRole('menuitem', { name: 'Browse channels' }).waitFor();
+    // The menu opens with its first item focused; the test moves on from there.
+    const browseItem = page.getByRole('menuitem', { name: 'Browse channels' });
+    await eventually(async () => expect(await browseItem.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true));
     await page.getByRole('menuitem', { name: 'Create new channel' }).focus();
     await page.keyboard.press('Enter');
     // The dialog puts the focus in its name box as it opens: what is typed before that lands nowhere.

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 /**
  * A button opening a menu (ARIA menu button): the first item is focused on opening, Escape closes it and returns
@@ -16,7 +16,9 @@ export function DropdownMenu(props: {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
+  // A layout effect: the first item has the focus in the same task that shows the menu, so keys pressed as soon as
+  // the menu is seen never land on the button behind it (nor does a later focus move undo the user's).
+  useLayoutEffect(() => {
     if (!open) return;
     const onDoc = (e: MouseEvent) => {
       if (!ref.current?.contains(e.target as Node)) setOpen(false);
