@@ -134,9 +134,13 @@ export class PostsService {
     if (!found) throw channelNotFound();
     const { channel, member, lastUpdateAt } = found;
     if (!(await this.authz.channel(session, channel, 'read_channel', member))) throw AppError.forbidden('read_channel');
-    const etag = q.since === undefined ? `${channelId}.${channel.total_msg_count}.${lastUpdateAt}.${JSON.stringify(q)}` : undefined;
+    // What is served of deleted posts is in the ETag: a system admin asking for them gets another answer than others.
     const includeDeleted = q.includeDeleted && this.authz.system(session, 'manage_system');
-    return { etag, build: () => channelPage(stores, this, channel, q, includeDeleted, session) };
+    const etag = q.since === undefined ? `${channelId}.${channel.total_msg_count}.${lastUpdateAt}.${JSON.stringify({ ...q, includeDeleted })}` : undefined;
+    // The channel's newest page (not a collapsed-threads one: it says what the caller follows) is the same for every
+    // member and the most read: it is shared, as in Mattermost's last-posts cache.
+    const shared = q.page === 0 && !q.before && !q.after && q.collapsedThreads !== true;
+    return { etag, shared, build: () => channelPage(stores, this, channel, q, includeDeleted, session) };
   }
 
   /** GetPostsAroundLastUnread: the posts around the user's first unread post (posts-unread.ts). */

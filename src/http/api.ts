@@ -12,7 +12,14 @@ import { expressPath, specRoutes, type Route, type Spec } from './spec-routes';
 import { methodNotAllowed, readCheckedInput } from './request-input';
 import { Validators, invalidParams } from './validation';
 import { scrubSecret } from './logger';
-import { errorBody, writeError, writeJson } from './writer';
+import { errorBody, writeError, writeJson, writeJsonBytes } from './writer';
+import { BoundedCache } from '../lib/bounded-cache';
+
+/**
+ * Bounds of the kept shared answers: Mattermost keeps up to 20,000 channels' newest pages; here a count and a byte
+ * budget bound the memory instead (a page is some tens of KB; one over the entry bound is not kept).
+ */
+const SHARED_ANSWERS = { entries: 2000, bytes: 64 * 1024 * 1024, entryBytes: 1024 * 1024 };
 
 export interface ApiOptions {
   /** The bundled spec (generated/openapi.json). */
@@ -44,6 +51,10 @@ export function createApiRouter(app: App, options: ApiOptions): Router {
     }
   }
   const developer = () => app.deps.config.get().ServiceSettings.EnableDeveloper || options.validateResponses;
+  // Shared answers (Versioned.shared: a channel's newest page) as encoded, by operation and ETag. An ETag read from
+  // the database on every request decides whether a copy is current, so copies stay right with several processes
+  // writing; stale ones simply stop being asked for and age out.
+  const sharedAnswers = new BoundedCache<Buffer>({ maxEntries: SHARED_ANSWERS.entries, maxSize: SHARED_ANSWERS.bytes, maxEntrySize: SHARED_ANSWERS.entryBytes, sizeOf: (b) => b.length });
 
   const run = async (req: IncomingMessage, res: ServerResponse, route: Route, params: Record<string, string>, search: string): Promise<void> => {
     // The session, and a 401 where the spec requires one, before the body is read or checked (as Mattermost): a
@@ -95,11 +106,22 @@ export function createApiRouter(app: App, options: ApiOptions): Router {
       res.end(reply.body);
       return;
     }
+    let answer = reply.body;
+    const sharedKey = reply.build && reply.etag ? `${route.operationId} ${reply.etag}` : undefined;
+    if (reply.build) {
+      const kept = sharedKey === undefined ? undefined : sharedAnswers.get(sharedKey);
+      if (kept) {
+        writeJsonBytes(res, reply.status, kept);
+        return;
+      }
+      answer = await reply.build();
+    }
     if (options.validateResponses) {
-      const problem = check.response(reply.status, reply.body);
+      const problem = check.response(reply.status, answer);
       if (problem) throw new AppError('api.context.response_invalid.app_error', 'The response does not match the API specification.', 500, problem);
     }
-    writeJson(res, reply.status, reply.body);
+    const written = writeJson(res, reply.status, answer);
+    if (sharedKey !== undefined && written) sharedAnswers.set(sharedKey, written);
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse, route: Route, params: Record<string, string>): Promise<void> => {

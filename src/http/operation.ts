@@ -38,6 +38,11 @@ export interface Reply {
   body: unknown;
   etag?: string;
   headers?: Record<string, string | string[]>;
+  /**
+   * The body, built only when the pipeline keeps no copy of this ETag's answer (set instead of `body` for a shared
+   * answer, Versioned.shared): the pipeline answers from its copy or builds, writes and keeps it.
+   */
+  build?: () => Promise<unknown>;
   /** A stored file to stream as the answer (GetFile and its thumbnail and preview) instead of a JSON body. */
   file?: { download: FileDownload; forceDownload: boolean };
 }
@@ -59,10 +64,11 @@ export const notModified = (etag: string): Reply => ({ status: 304, body: undefi
 
 /**
  * Conditional GET, the one shape of it: 304 when If-None-Match names the answer's ETag, before the answer is built;
- * otherwise the answer with its ETag.
+ * otherwise the answer with its ETag (a shared answer left to the pipeline to build or to answer from its copy).
  */
 export async function conditional<T>(headers: IncomingHttpHeaders, answer: Versioned<T>, extra: Partial<Reply> = {}): Promise<Reply> {
   if (answer.etag !== undefined && headers['if-none-match'] === answer.etag) return { ...extra, ...notModified(answer.etag) };
+  if (answer.etag !== undefined && answer.shared === true) return { ...extra, status: 200, body: undefined, etag: answer.etag, build: answer.build };
   return ok(await answer.build(), answer.etag === undefined ? extra : { ...extra, etag: answer.etag });
 }
 

@@ -12,22 +12,31 @@ const SLICE_CHARS = 256 * 1024;
  * Buffer body keeps every layer from touching the header. Values read as stored JSON text (a post's props) are
  * written as that text, not parsed and serialised again. A large answer (older posts may hold 760,000 characters of
  * props each) is encoded and written slice by slice with the event loop free in between, so sending it holds other
- * requests up by one slice at a time, not by the whole answer.
+ * requests up by one slice at a time, not by the whole answer. Returns the bytes written when they were written in
+ * one piece (a small answer), for a caller that keeps a copy.
  */
-export function writeJson(res: ServerResponse, status: number, body: unknown): void {
+export function writeJson(res: ServerResponse, status: number, body: unknown): Buffer | undefined {
   const parts = stringifyParts(body);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json');
   if (parts.length === 1 && parts[0].length <= SLICE_CHARS) {
     const payload = Buffer.from(parts[0]);
-    res.setHeader('Content-Length', payload.length);
-    res.end(payload);
-    return;
+    writeJsonBytes(res, status, payload);
+    return payload;
   }
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json');
   let bytes = 0;
   for (const p of parts) bytes += Buffer.byteLength(p);
   res.setHeader('Content-Length', bytes);
   void writeSlices(res, parts);
+  return undefined;
+}
+
+/** An answer already encoded as JSON (a kept copy: see writeJson's return), with the same exact Content-Type. */
+export function writeJsonBytes(res: ServerResponse, status: number, payload: Buffer): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Length', payload.length);
+  res.end(payload);
 }
 
 async function writeSlices(res: ServerResponse, parts: string[]): Promise<void> {

@@ -6,6 +6,12 @@
 export interface Versioned<T> {
   etag?: string;
   build(): Promise<T>;
+  /**
+   * The answer is the same for every caller who is given this ETag (nothing in it depends on who asks): the HTTP
+   * layer may keep its encoded body and answer the next caller with the same ETag from that copy, as Mattermost's
+   * last-posts cache answers a channel's newest page. Only with an `etag` that changes whenever the answer does.
+   */
+  shared?: boolean;
 }
 
 /** An answer already built, with its version. */

@@ -336,6 +336,47 @@ describe('GetPostsForChannel', () => {
     expect(deleted.body.order).not.toContain(second.id);
   });
 
+  test('the newest page is one answer kept for every member: each change to what it shows is served at once, and deleted posts only to the system admin who asks', async () => {
+    const ch = await createChannel(owner, 'O', [member]);
+    const first = await createPost(member, ch, 'first');
+    const url = `/api/v4/channels/${ch}/posts?page=0&per_page=60`;
+    // Two members asking the same version get the same bytes (the second from the kept copy).
+    const a = await member.api.get(url).expect(200);
+    const b = await owner.api.get(url).expect(200);
+    expect(b.headers.etag).toBe(a.headers.etag);
+    expect(b.text).toBe(a.text);
+    expect(b.headers['content-type']).toBe('application/json');
+
+    // Each change is seen by the next read, whoever warmed the copy before it.
+    const steps: Array<[string, () => Promise<unknown>, (body: { order: string[]; posts: Record<string, Post & { has_reactions?: boolean }> }) => void]> = [
+      ['a new post', () => createPost(owner, ch, 'second'), (body) => expect(body.posts[body.order[0]].message).toBe('second')],
+      ['an edit', () => member.api.put(`/api/v4/posts/${first.id}/patch`, { message: 'first, edited' }).expect(200), (body) => expect(body.posts[first.id].message).toBe('first, edited')],
+      ['a reaction', () => owner.api.post('/api/v4/reactions', { user_id: owner.id, post_id: first.id, emoji_name: 'eyes' }).expect(200), (body) => expect(body.posts[first.id].has_reactions).toBe(true)],
+      ['a reply (the root\'s count)', () => createPost(owner, ch, 'a reply', { root_id: first.id }), (body) => expect(body.posts[first.id].reply_count).toBe(1)],
+      ['a deletion', () => member.api.delete(`/api/v4/posts/${first.id}`).expect(200), (body) => expect(body.order).not.toContain(first.id)],
+    ];
+    for (const [what, change, check] of steps) {
+      await owner.api.get(url).expect(200);
+      await change();
+      const after = await member.api.get(url).expect(200);
+      try {
+        check(after.body);
+      } catch (err) {
+        throw new Error(`after ${what}: ${(err as Error).message}`);
+      }
+    }
+
+    // include_deleted is the system admin's alone: a member asking for it gets the member's answer, never the
+    // admin's kept copy, and the two never share an ETag.
+    const withDeleted = `${url}&include_deleted=true`;
+    const admin = await sysadmin.api.get(withDeleted).expect(200);
+    expect(admin.body.order).toContain(first.id);
+    const asMember = await member.api.get(withDeleted).expect(200);
+    expect(asMember.body.order).not.toContain(first.id);
+    expect(asMember.headers.etag).not.toBe(admin.headers.etag);
+    await member.api.get(withDeleted).set('If-None-Match', admin.headers.etag).expect(200);
+  });
+
   test('ETag: posts and edits in the same millisecond as the cached answer still change it', async () => {
     const ch = await createChannel(owner, 'O', [member]);
     const url = `/api/v4/channels/${ch}/posts?page=0&per_page=60`;

@@ -28,3 +28,15 @@ test('extra reply fields (a picture\'s headers) come with the 304 and with the a
   expect(await conditional({ 'if-none-match': 'x' }, answer('x'), { headers })).toEqual({ status: 304, body: undefined, etag: 'x', headers });
   expect(await conditional({}, answer('x'), { headers })).toEqual({ status: 200, body: { n: 1 }, etag: 'x', headers });
 });
+
+test('a shared answer (Versioned.shared) is left to the pipeline: not built here, its build handed on; a match is still 304', async () => {
+  const a = { ...answer('x'), shared: true };
+  const reply = await conditional({}, a);
+  expect(reply).toMatchObject({ status: 200, body: undefined, etag: 'x' });
+  expect(a.builds).toBe(0);
+  await expect(reply.build?.()).resolves.toEqual({ n: 1 });
+  expect(await conditional({ 'if-none-match': 'x' }, a)).toEqual({ status: 304, body: undefined, etag: 'x' });
+  // Without an ETag nothing can tell a copy is current: built here, as any other answer.
+  const unversioned = { ...answer(undefined), shared: true };
+  expect(await conditional({}, unversioned)).toEqual({ status: 200, body: { n: 1 } });
+});
