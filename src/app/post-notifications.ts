@@ -63,7 +63,8 @@ export class KeywordIndex {
   mayNotify(words: TextWords, reply: boolean, comments: boolean): boolean {
     if (this.loadedAt === -Infinity) return true;
     if (reply && comments && this.commenters > 0) return true;
-    return intersects(this.keys, words.lower) || intersects(this.firstNames, words.exact);
+    // Sizes first: `words` is split only when asked for (scanPost), and with no keys anywhere it never is.
+    return (this.keys.size > 0 && intersects(this.keys, words.lower)) || (this.firstNames.size > 0 && intersects(this.firstNames, words.exact));
   }
 
   /**
