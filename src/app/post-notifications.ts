@@ -7,7 +7,6 @@ import type { Channel } from '../model';
 import type { StoreSet, Stores } from '../store';
 import type { NotifyAudienceRow } from '../store/channels-store';
 import type { Deps } from './deps';
-import type { TextWords } from './mentions';
 import {
   type NotifyConfig,
   type NotifyDecision,
@@ -60,11 +59,11 @@ export class KeywordIndex {
    * Whether the words may hold someone's keyword, or (for a reply) someone may be told by `comments`. Never reads:
    * it runs inside the post's transaction. Before the first load everything is a "maybe".
    */
-  mayNotify(words: TextWords, reply: boolean, comments: boolean): boolean {
+  mayNotify(scan: ScannedPost, reply: boolean, comments: boolean): boolean {
     if (this.loadedAt === -Infinity) return true;
     if (reply && comments && this.commenters > 0) return true;
-    // Sizes first: `words` is split only when asked for (scanPost), and with no keys anywhere it never is.
-    return (this.keys.size > 0 && intersects(this.keys, words.lower)) || (this.firstNames.size > 0 && intersects(this.firstNames, words.exact));
+    // Sizes first: the post's words are split only when asked for (scanPost), and with no keys anywhere they never are.
+    return (this.keys.size > 0 && intersects(this.keys, scan.words.lower)) || (this.firstNames.size > 0 && intersects(this.firstNames, scan.words.exact));
   }
 
   /**
@@ -180,7 +179,7 @@ export class PostNotifier {
       channel.type === 'D' ||
       channel.type === 'G' ||
       hasAtMention(scan.keys) ||
-      keywordIndexFor(this.deps.stores).mayNotify(scan.words, reply, comments);
+      keywordIndexFor(this.deps.stores).mayNotify(scan, reply, comments);
     if (!worthReading) {
       // No member can be mentioned: the followers are still told (no members read, no desktop decided here).
       if (!followers || followers.size === 0) return undefined;
