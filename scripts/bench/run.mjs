@@ -816,13 +816,16 @@ function report() {
       hrows.push([`${db}, ${size.toLocaleString('en-US')} posts, ${k.endsWith('deep') ? 'deep cursor' : 'page 0'}`, fmt.int(h[k].rps), fmt.ms(h[k].p50), fmt.ms(h[k].p99), us(h[k].cpuUs)]);
     }
     if (!['small-page0', 'small-deep', 'big-page0', 'big-deep'].every((k) => h[k])) continue;
+    // Page 0 is answered from the kept copy of the channel's newest page (docs/api.md); a deep cursor builds its page
+    // every time. So deep / page 0 compares a built page with a kept one: shown, without a verdict. That the cost
+    // does not grow with the channel is the 1M / 10k pair.
     const pairs = [
-      [`${db}: deep / page 0, ${h.small.toLocaleString('en-US')} posts`, h['small-page0'].rps / h['small-deep'].rps],
-      [`${db}: deep / page 0, ${h.big.toLocaleString('en-US')} posts`, h['big-page0'].rps / h['big-deep'].rps],
-      [`${db}: ${h.big.toLocaleString('en-US')} / ${h.small.toLocaleString('en-US')} posts, page 0`, h['small-page0'].rps / h['big-page0'].rps],
-      [`${db}: ${h.big.toLocaleString('en-US')} / ${h.small.toLocaleString('en-US')} posts, deep cursor`, h['small-deep'].rps / h['big-deep'].rps],
+      [`${db}: deep (built) / page 0 (kept answer), ${h.small.toLocaleString('en-US')} posts`, h['small-page0'].rps / h['small-deep'].rps, false],
+      [`${db}: deep (built) / page 0 (kept answer), ${h.big.toLocaleString('en-US')} posts`, h['big-page0'].rps / h['big-deep'].rps, false],
+      [`${db}: ${h.big.toLocaleString('en-US')} / ${h.small.toLocaleString('en-US')} posts, page 0`, h['small-page0'].rps / h['big-page0'].rps, true],
+      [`${db}: ${h.big.toLocaleString('en-US')} / ${h.small.toLocaleString('en-US')} posts, deep cursor`, h['small-deep'].rps / h['big-deep'].rps, true],
     ];
-    for (const [name, v] of pairs) hratios.push([name, fmt.ratio(v), v <= 1.2 ? 'met' : 'NOT met']);
+    for (const [name, v, judged] of pairs) hratios.push([name, fmt.ratio(v), judged ? (v <= 1.2 ? 'met' : 'NOT met') : '']);
     hratios.push([`${db}: seeding ${h.big.toLocaleString('en-US')} posts`, `${h.seedSeconds.toFixed(1)} s (${fmt.int(h.seedRowsPerS)} rows/s)`, '']);
   }
   const bareRead = r.history.bareRead;
@@ -833,6 +836,10 @@ function report() {
       const v = parleyRead.rps / bareRead.rps;
       hratios.unshift(['GetPostsForChannel, SQLite, page 0: parley / bare-sqlite-read (throughput, ≥ 0.6×)', fmt.ratio(v), v >= 0.6 ? 'met' : 'NOT met']);
     }
+    // A page Parley has to build (no kept answer: any cursor read, or page 0 right after a change) against the bare
+    // read's page 0: the read path's own cost, without the kept copy.
+    const built = r.history.sqlite?.['small-deep'];
+    if (built) hratios.splice(1, 0, ['GetPostsForChannel, SQLite, a built page (deep cursor) / bare-sqlite-read page 0 (throughput)', fmt.ratio(built.rps / bareRead.rps), '']);
   }
   if (hrows.length) {
     out.push('', '### GetPostsForChannel (per_page=60), page 0 vs deep cursor (`before=` the 101st oldest post)', '');
