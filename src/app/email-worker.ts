@@ -2,10 +2,10 @@
 // in-process when a commit queued one, and by a timer: the next row falling due (a retry's backoff, a batch's end) or
 // at the latest every poll period, which also picks up what another process (or one that died) left behind.
 //
-// At least once: a row is deleted only after the SMTP server accepted its email. Several workers (processes) share
-// the table: each claims rows with a conditional UPDATE (a lease), so a row is sent by one of them; a worker that dies
-// between the server's answer and the delete leaves its rows to be claimed again when the lease ends, and those (the
-// ones in flight, at most one email) are sent a second time.
+// At least once: a post leaves its row (the row is shortened, or deleted after its last post) only after the SMTP
+// server accepted its email. Several workers (processes) share the table: each claims rows with a conditional UPDATE
+// (a lease), so a row is sent by one of them; a worker that dies between the server's answer and that write leaves its
+// rows to be claimed again when the lease ends, and the one email in flight is sent a second time.
 
 import { newId } from '../lib/ids';
 import type { Post, UserRecord } from '../model';
@@ -56,10 +56,11 @@ const SITE_NAME = 'Parley';
 /** Batching: users whose rows one run claims (all of each one's). A run with a full page runs again at once. */
 const USERS_PER_RUN = 50;
 /**
- * Without batching: rows (emails) one run claims. Small, so a run never holds the database long (better-sqlite3 blocks
- * the event loop for every statement) and a configuration change applies within one page.
+ * Without batching: rows one run claims, each listing at most MAX_POSTS_PER_ROW posts (an email each). Small, so a run
+ * never holds the database long (better-sqlite3 blocks the event loop for every statement), its at most 500 emails go
+ * well within the lease even at the pace under load (25 s), and a configuration change applies within one page.
  */
-const ROWS_PER_RUN = 100;
+const ROWS_PER_RUN = 25;
 const FIRST_RETRY_MS = 1000;
 const MAX_RETRY_MS = 10 * 60 * 1000;
 /** A notification not delivered within three days is no longer news: dropped (with a warning). */
@@ -248,11 +249,11 @@ export class EmailWorker {
     const batching = config.EmailSettings.EnableEmailBatching;
     const preference = batching ? (await stores.preferences.get(userId, 'notifications', 'email_interval'))?.value : undefined;
     if (!batching || preference === IMMEDIATE) {
-      // The posts, senders and channels of all the rows read at once; then one email (and one delete) per row.
+      // The posts, senders and channels of all the rows read at once; then one email per post, each recorded (the
+      // row shortened, or deleted after its last) before the next is sent.
       const items = new Map((await this.items(recipient, rows)).map((i) => [i.post.id, i]));
       for (let i = 0; i < rows.length; i++) {
-        const item = items.get(rows[i].post_id);
-        const outcome = item ? await this.send(recipient, renderSingle(item.item, this.renderOptions(recipient)), item.post) : 'sent';
+        const outcome = await this.sendRow(recipient, rows[i], items, token);
         if (outcome === 'unavailable') {
           await this.retry(rows.slice(i), rows[i].attempts + 1, token, [rows[i].id]);
           return 'unavailable';
@@ -284,6 +285,23 @@ export class EmailWorker {
     return 'done';
   }
 
+  /**
+   * Sends a row's emails, one per post in order. 'sent' when all went (the caller deletes the row); otherwise the row
+   * keeps the post that was not sent and those after it, to be retried.
+   */
+  private async sendRow(recipient: UserRecord, row: OutboxRow, items: Map<string, { item: EmailItem; post: Post }>, token: string): Promise<'sent' | 'failed' | 'unavailable'> {
+    for (let j = 0; j < row.post_ids.length; j++) {
+      const item = items.get(row.post_ids[j]);
+      const outcome = item ? await this.send(recipient, renderSingle(item.item, this.renderOptions(recipient)), item.post) : 'sent';
+      if (outcome !== 'sent') {
+        if (j > 0) await this.deps.stores.emailOutbox.keep(row.id, token, row.post_ids.slice(j));
+        return outcome;
+      }
+      if (item && j < row.post_ids.length - 1) await this.deps.stores.emailOutbox.keep(row.id, token, row.post_ids.slice(j + 1));
+    }
+    return 'sent';
+  }
+
   /** Gives rows back to be tried after the backoff of `attempts`; those in `tried` count the attempt. */
   private async retry(rows: OutboxRow[], attempts: number, token: string, tried: string[]): Promise<void> {
     const at = this.deps.now() + retryDelayMs(attempts);
@@ -302,8 +320,9 @@ export class EmailWorker {
   private async items(recipient: UserRecord, rows: OutboxRow[]): Promise<Array<{ item: EmailItem; post: Post }>> {
     const { stores } = this.deps;
     const config = this.deps.config.get();
-    const posts = new Map((await stores.posts.getMany(rows.map((r) => r.post_id))).map((p) => [p.id, p]));
-    const live = rows.map((r) => posts.get(r.post_id)).filter((p): p is Post => p !== undefined && p.delete_at === 0);
+    const postIds = rows.flatMap((r) => r.post_ids);
+    const posts = new Map((await stores.posts.getMany(postIds)).map((p) => [p.id, p]));
+    const live = postIds.map((id) => posts.get(id)).filter((p): p is Post => p !== undefined && p.delete_at === 0);
     if (live.length === 0) return [];
     const senders = new Map((await stores.users.getMany([...new Set(live.map((p) => p.user_id))])).map((u) => [u.id, u]));
     const channels = new Map<string, Awaited<ReturnType<typeof stores.channels.get>>>();

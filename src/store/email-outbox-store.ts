@@ -6,11 +6,14 @@ const TABLE = 'email_outbox';
 /** Rows are claimed with a lease (claim_token until claimed_until); next_attempt_at says when a row is due. */
 const queue = new LeasedQueue(TABLE, 'claim_token', 'claimed_until');
 
-/** One notification email still to send: one post for one recipient. */
+/**
+ * Notification emails still to send to one recipient: the posts of one channel that one transaction wrote for them,
+ * in post order (an email each, or their part of a batch).
+ */
 export interface OutboxRow {
   id: string;
   user_id: string;
-  post_id: string;
+  post_ids: string[];
   channel_id: string;
   team_id: string;
   create_at: number;
@@ -22,7 +25,7 @@ function mapRow(r: Row): OutboxRow {
   return {
     id: str(r.id),
     user_id: str(r.user_id),
-    post_id: str(r.post_id),
+    post_ids: str(r.post_ids).split(',').filter(Boolean),
     channel_id: str(r.channel_id),
     team_id: str(r.team_id),
     create_at: num(r.create_at),
@@ -38,7 +41,7 @@ function sortForSending(rows: OutboxRow[]): OutboxRow[] {
 
 /** A new row: nobody holds it. */
 function toRow(r: OutboxRow): Row {
-  return { ...r, claim_token: '', claimed_until: 0 };
+  return { ...r, post_ids: r.post_ids.join(','), claim_token: '', claimed_until: 0 };
 }
 
 export class EmailOutboxStore {
@@ -94,6 +97,14 @@ export class EmailOutboxStore {
   /** Sent (or given up): gone. Only while the claim is still this token's, so a row another worker took is left alone. */
   async remove(ids: string[], token: string): Promise<void> {
     await queue.remove(this.db, ids, token);
+  }
+
+  /**
+   * Records that the row's other posts were sent: it keeps only `postIds` (those still to send), while this token holds
+   * it. Written after each email of a row, so a crash resends at most the one in flight.
+   */
+  async keep(id: string, token: string, postIds: string[]): Promise<void> {
+    await this.db(TABLE).where({ id, claim_token: token }).update({ post_ids: postIds.join(',') });
   }
 
   /** Gives rows back, to be tried again at `nextAttemptAt`; `failed` counts an attempt. */

@@ -1,5 +1,6 @@
 // Email notifications end to end: real servers, a real SMTP server (test/support/smtp-sink.ts), no mocked transport.
 // Every wait polls an observable result (the sink's messages, the outbox table) against a deadline.
+import { POST_LIMITS } from '../../src/model/limits';
 import { createTestDatabase, testDialect, type TestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
@@ -232,6 +233,34 @@ describe('email notifications', () => {
     expect(mail.text).toContain('while the mail server was down');
     await outboxEmpty(server, [hank.id]);
     expect(sink.to(hank.email)).toHaveLength(1);
+  });
+
+  test('posts of one transaction share a row for their recipient: an email each; one refused waits with those after it, the ones before are not sent again', async () => {
+    const ivy = await person('offline');
+    const channelId = await createChannel(world.admin, world.teamId, 'O', [ivy]);
+    const hook = (await world.admin.api.post('/api/v4/hooks/incoming', { channel_id: channelId, display_name: 'ci' }).expect(201)).body;
+    // A webhook message three posts long is split into three posts written in one transaction, each mentioning ivy.
+    const part = (marker: string) => `@${ivy.username} ${marker} `.padEnd(POST_LIMITS.messageRunes, '.');
+    const marker = (m: { text: string }) => /part-[abc]/.exec(m.text)?.[0];
+    sink.refuse = (mail) => marker(mail) === 'part-b';
+    try {
+      await server.http().post(`/hooks/${hook.id}`, { text: ['part-a', 'part-b', 'part-c'].map(part).join('') }).expect(200);
+      // part-a went; part-b was refused, so the row keeps part-b and part-c for its retry.
+      const [first] = await sink.waitFor(ivy.email);
+      expect(marker(first)).toBe('part-a');
+      const posts = (await world.admin.api.get(`/api/v4/channels/${channelId}/posts`).expect(200)).body;
+      const ids = (posts.order as string[]).slice().reverse();
+      expect(ids).toHaveLength(3);
+      await eventually(async () => {
+        const rows = await server.parley.app.deps.stores.emailOutbox.forUser(ivy.id);
+        expect(rows.map((r) => [r.post_ids, r.attempts >= 1])).toEqual([[ids.slice(1), true]]);
+      }, 20_000, 50);
+    } finally {
+      sink.refuse = undefined;
+    }
+    await sink.waitFor(ivy.email, 3, 30_000);
+    await outboxEmpty(server, [ivy.id]);
+    expect(sink.to(ivy.email).map(marker)).toEqual(['part-a', 'part-b', 'part-c']);
   });
 
   describe('batching', () => {

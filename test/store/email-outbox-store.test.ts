@@ -6,7 +6,7 @@ import { forEachDatabase } from './fixtures';
 
 forEachDatabase((h) => {
   const row = (fields: Partial<OutboxRow> = {}): OutboxRow => ({
-    id: sortableId(fields.create_at ?? 100), user_id: newId(), post_id: newId(), channel_id: newId(), team_id: newId(),
+    id: sortableId(fields.create_at ?? 100), user_id: newId(), post_ids: [newId()], channel_id: newId(), team_id: newId(),
     create_at: 100, next_attempt_at: 100, attempts: 0, ...fields,
   });
   const outbox = () => h.stores.emailOutbox;
@@ -63,5 +63,18 @@ forEachDatabase((h) => {
     expect(await outbox().forUser(u1)).toEqual([]);
     await outbox().remove([rows[3].id], 'not-the-holder');
     expect(await outbox().forUser(other)).toHaveLength(1);
+  });
+
+  test('a row lists its posts in order; keep shortens the list only while the token holds the row', async () => {
+    const user = newId();
+    const posts = [newId(), newId(), newId()];
+    const listed = row({ user_id: user, post_ids: posts, create_at: 10, next_attempt_at: 10 });
+    await outbox().enqueue([listed]);
+    expect((await outbox().forUser(user)).map((r) => r.post_ids)).toEqual([posts]);
+    const [held] = await outbox().claim([user], 'tok', 20, 60_000);
+    expect(held.post_ids).toEqual(posts);
+    await outbox().keep(listed.id, 'someone-else', []);
+    await outbox().keep(listed.id, 'tok', posts.slice(2));
+    expect((await outbox().forUser(user)).map((r) => r.post_ids)).toEqual([posts.slice(2)]);
   });
 });

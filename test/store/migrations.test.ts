@@ -288,4 +288,25 @@ forEachDatabase((h) => {
     await migrate(h.db);
     expect(await indexes('posts')).toContain('idx_posts_channel_root');
   });
+  test('024 makes each queued email row a list of one post; down splits a list into a row per post', async () => {
+    await rollbackAll(h.db);
+    while ((await h.db.knex.migrate.list(migrationConfig))[0].length < 23) await h.db.knex.migrate.up(migrationConfig);
+    const knex = h.db.knex;
+    const base = { user_id: 'u'.repeat(26), channel_id: 'c'.repeat(26), team_id: '', create_at: 10, next_attempt_at: 10, attempts: 2, claim_token: '', claimed_until: 0 };
+    await knex('email_outbox').insert([{ ...base, id: 'a'.repeat(26), post_id: 'p'.repeat(26) }, { ...base, id: 'b'.repeat(26), post_id: 'q'.repeat(26) }]);
+    await migrate(h.db);
+    expect(await h.db.knex.schema.hasColumn('email_outbox', 'post_id')).toBe(false);
+    const up = await h.stores.emailOutbox.forUser(base.user_id);
+    expect(up.map((r) => [r.id, r.post_ids, r.attempts])).toEqual([['a'.repeat(26), ['p'.repeat(26)], 2], ['b'.repeat(26), ['q'.repeat(26)], 2]]);
+
+    await h.stores.emailOutbox.remove(['b'.repeat(26)], '');
+    await h.stores.emailOutbox.enqueue([{ ...base, id: 'd'.repeat(26), create_at: 20, post_ids: ['r'.repeat(26), 's'.repeat(26), 't'.repeat(26)] }]);
+    while ((await h.db.knex.migrate.list(migrationConfig))[0].length > 23) await h.db.knex.migrate.down(migrationConfig);
+    const down = (await knex('email_outbox').orderBy('post_id').select('id', 'post_id', 'create_at', 'attempts')) as Array<Record<string, unknown>>;
+    expect(down.map((r) => [r.post_id, Number(r.create_at), Number(r.attempts)])).toEqual([
+      ['p'.repeat(26), 10, 2], ['r'.repeat(26), 20, 2], ['s'.repeat(26), 20, 2], ['t'.repeat(26), 20, 2],
+    ]);
+    expect(new Set(down.map((r) => r.id)).size).toBe(4);
+    await migrate(h.db);
+  });
 }, { migrated: false });

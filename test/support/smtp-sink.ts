@@ -32,6 +32,11 @@ export interface SmtpSink {
   to(address: string): ReceivedMail[];
   /** Waits (polling, with a deadline) until `count` messages to `address` arrived, and returns them. */
   waitFor(address: string, count?: number, timeoutMs?: number): Promise<ReceivedMail[]>;
+  /**
+   * While set, a message for which this holds (given its parsed parts) is answered 451 (a temporary failure: the sender
+   * should try again later) and not kept.
+   */
+  refuse?: (mail: { subject: string; text: string; html: string }) => boolean;
   /** The server stops listening (connections are refused) until start(). */
   stop(): Promise<void>;
   start(): Promise<void>;
@@ -75,6 +80,7 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
         stream.on('end', () => {
           const raw = Buffer.concat(chunks).toString('utf8');
           const parsed = parseMessage(raw);
+          if (sink.refuse?.(parsed)) return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
           messages.push({
             envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             envelopeTo: session.envelope.rcptTo.map((r) => r.address),
@@ -107,7 +113,7 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
   if (!options.down) await start();
   const to = (address: string) => messages.filter((m) => m.envelopeTo.includes(address));
   let open = 0;
-  return {
+  const sink: SmtpSink = {
     host: '127.0.0.1',
     port,
     messages,
@@ -127,6 +133,7 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
     start,
     close: stop,
   };
+  return sink;
 }
 
 // --- A small MIME reader: enough for what nodemailer writes (multipart/alternative, quoted-printable or base64). ---

@@ -1,4 +1,4 @@
-import { emailRows } from '../../src/app/email-notifications';
+import { MAX_POSTS_PER_ROW, emailRows } from '../../src/app/email-notifications';
 import { MAX_ITEMS_PER_EMAIL, type EmailItem, escapeHtml, plain, renderBatch, renderSingle } from '../../src/app/email-render';
 import { batchIntervalSeconds, retryDelayMs } from '../../src/app/email-worker';
 
@@ -111,7 +111,11 @@ describe('schedule', () => {
 describe('outbox rows from the rules’ decision', () => {
   const channel = { id: 'c1', team_id: 't1' } as never;
   const post = (id: string) => ({ id, create_at: 5 }) as never;
-  test('one row per post and recipient with email; none for recipients without', () => {
+  const recipient = (userId: string, email = true) => ({ userId, mentioned: true, desktop: true, email });
+  const decided = (entries: Array<[string, string[]]>) =>
+    new Map(entries.map(([postId, users]) => [postId, { recipients: users.map((u) => recipient(u)), mentioned: users }]));
+
+  test('one row per recipient and channel, listing their posts in order; none for recipients without email', () => {
     let n = 0;
     const rows = emailRows(
       [
@@ -119,7 +123,7 @@ describe('outbox rows from the rules’ decision', () => {
           channel,
           posts: [post('p1'), post('p2')],
           notifications: new Map([
-            ['p1', { recipients: [{ userId: 'u1', mentioned: true, desktop: true, email: true }, { userId: 'u2', mentioned: true, desktop: true, email: false }], mentioned: ['u1', 'u2'] }],
+            ['p1', { recipients: [recipient('u1'), recipient('u2', false)], mentioned: ['u1', 'u2'] }],
             ['p2', { recipients: [{ userId: 'u1', mentioned: true, desktop: false, email: true }], mentioned: ['u1'] }],
           ]),
         },
@@ -127,10 +131,27 @@ describe('outbox rows from the rules’ decision', () => {
       100,
       () => `r${++n}`,
     );
-    expect(rows).toEqual([
-      { id: 'r1', user_id: 'u1', post_id: 'p1', channel_id: 'c1', team_id: 't1', create_at: 5, next_attempt_at: 100, attempts: 0 },
-      { id: 'r2', user_id: 'u1', post_id: 'p2', channel_id: 'c1', team_id: 't1', create_at: 5, next_attempt_at: 100, attempts: 0 },
-    ]);
+    expect(rows).toEqual([{ id: 'r1', user_id: 'u1', post_ids: ['p1', 'p2'], channel_id: 'c1', team_id: 't1', create_at: 5, next_attempt_at: 100, attempts: 0 }]);
+  });
+
+  test.each([
+    ['two commits in one channel share the rows', [['c1', [['p1', ['u1', 'u2']]]], ['c1', [['p2', ['u2']], ['p3', ['u1']]]]], [['u1', 'c1', ['p1', 'p3']], ['u2', 'c1', ['p1', 'p2']]]],
+    ['another channel is another row', [['c1', [['p1', ['u1']]]], ['c2', [['p2', ['u1']]]], ['c1', [['p3', ['u1']]]]], [['u1', 'c1', ['p1', 'p3']], ['u1', 'c2', ['p2']]]],
+    ['a post for nobody adds nothing', [['c1', [['p1', []], ['p2', ['u1']]]]], [['u1', 'c1', ['p2']]]],
+  ] as Array<[string, Array<[string, Array<[string, string[]]>]>, Array<[string, string, string[]]>]>)('%s', (_name, given, want) => {
+    const commits = given.map(([channelId, posts]) => ({
+      channel: { id: channelId, team_id: 't1' } as never,
+      posts: posts.map(([id]) => post(id)),
+      notifications: decided(posts),
+    }));
+    expect(emailRows(commits, 1).map((r) => [r.user_id, r.channel_id, r.post_ids])).toEqual(want);
+  });
+
+  test(`a recipient's row lists at most ${MAX_POSTS_PER_ROW} posts; the rest start another`, () => {
+    const ids = Array.from({ length: MAX_POSTS_PER_ROW + 3 }, (_, i) => `p${i}`);
+    const rows = emailRows([{ channel, posts: ids.map(post), notifications: decided(ids.map((id) => [id, ['u1']])) }], 1);
+    expect(rows.map((r) => r.post_ids)).toEqual([ids.slice(0, MAX_POSTS_PER_ROW), ids.slice(MAX_POSTS_PER_ROW)]);
+    expect(new Set(rows.map((r) => r.id)).size).toBe(2);
   });
 
   test('no decision, no rows', () => {

@@ -22,6 +22,7 @@ import * as emailOutbox from './020-email-outbox';
 import * as teamInvites from './021-team-invites';
 import * as postActions from './022-post-actions';
 import * as postSearchQueue from './023-post-search-queue';
+import * as emailOutboxPostLists from './024-email-outbox-post-lists';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -53,6 +54,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['021-team-invites', teamInvites],
   ['022-post-actions', postActions],
   ['023-post-search-queue', postSearchQueue],
+  ['024-email-outbox-post-lists', emailOutboxPostLists],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
