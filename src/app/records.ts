@@ -1,12 +1,14 @@
 // New domain records with every field at its starting value: one place, so the app and the test fixtures build the
 // same rows and a new column needs one default.
-import { newId } from '../lib/ids';
+import { newId, sortableId } from '../lib/ids';
 import type { Channel, Post } from '../model';
 
 /** A new post created `now`; `fields` may set anything else (webhook parts set consecutive create times). */
 export function newPost(fields: Pick<Post, 'user_id' | 'channel_id' | 'message'> & Partial<Post>, now: number): Post {
   return {
-    id: newId(),
+    // Ids that sort by creation time: a new post's key lands at the end of the posts' id index (on MySQL, of the table
+    // itself) instead of on a random page of it (see sortableId).
+    id: sortableId(now),
     create_at: now,
     update_at: now,
     edit_at: 0,

@@ -26,9 +26,10 @@ export function newId(): string {
 
 /**
  * A 26-character id that sorts by creation time: the milliseconds in base 32 with digits before letters (10 characters,
- * so they compare as strings), then 80 random bits. For rows of a queue, written with every post and never shown: a
- * new key lands at the end of the primary key's index instead of on a random page of it, which on SQLite halves what a
- * commit writes (measured: 3.2 → 1.6 ms for 50 outbox rows in a table of 80,000).
+ * so they compare as strings), then 80 random bits. Same shape as newId's ([a-z0-9]{26}, what Mattermost's clients and
+ * IsValidId accept), for rows written at a high rate: posts, and the queues written with them. A new key lands at the
+ * end of the primary key's index instead of on a random page of it; on SQLite a commit of 40 webhook posts wrote 67
+ * pages to the WAL with random post ids and 26 with these, and 50 outbox rows in a table of 80,000 took 3.2 → 1.6 ms.
  */
 export function sortableId(now: number = Date.now()): string {
   return now.toString(32).padStart(10, '0').slice(-10) + encodeId(random16()).slice(0, 16);

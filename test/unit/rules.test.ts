@@ -3,6 +3,7 @@ import { directChannelName, isValidChannelName, isValidEmail, isValidTeamName, i
 import { parseMentions, type MentionKeys } from '../../src/app/mentions';
 import { codePointLength, splitByCodePoints } from '../../src/lib/text';
 import { isValidId, newId, sortableId } from '../../src/lib/ids';
+import { newPost } from '../../src/app/records';
 import { tokenFromRequest } from '../../src/http/auth';
 
 const ID_A = 'aaaaaaaaaaaaaaaaaaaaaaaaaa';
@@ -194,6 +195,12 @@ describe('newId and isValidId', () => {
     for (const id of ids) expect(isValidId(id)).toBe(true);
     expect([...ids].sort()).toEqual(ids);
     expect(new Set(Array.from({ length: 500 }, () => sortableId(7))).size).toBe(500);
+  });
+
+  test('a new post’s id is valid and sorts by its create_at (posts append to the id index)', () => {
+    const posts = Array.from({ length: 20 }, (_, i) => newPost({ user_id: ID_A, channel_id: ID_B, message: 'hi' }, 1_764_300_000_000 + i * i * 997));
+    for (const p of posts) expect(isValidId(p.id)).toBe(true);
+    expect(posts.map((p) => p.id).sort()).toEqual(posts.map((p) => p.id));
   });
 
   test.each<[unknown, boolean]>([
