@@ -4,7 +4,9 @@
 //   sqlite-normal ... one INSERT and nothing else, with synchronous=NORMAL (WAL): no fsync per commit, only at
 //                checkpoints, so a crash of the machine may lose the last commits; and the search index's triggers
 //                dropped, so the INSERT writes the one row (mode sqlite keeps them, as its figures always had). The
-//                server keeps FULL and its index; issue #22 measures Parley against this one
+//                server keeps FULL and its index; issue #22 measures Parley against this one. Its ids are random,
+//                as Mattermost's NewId and as Parley's posts had them until 2026-11-29
+//   sqlite-normal-sortable ... the same with ids that sort by time, as Parley's posts now have (shown beside it)
 //   mysql-pool   ... plus one autocommit INSERT with mysql2 through a pool of 10 connections (knex's default max)
 //   mysql-naive  ... plus one autocommit INSERT on a single mysql2 connection (no pooling, no batching)
 //   sqlite-read  GET /api/v4/channels/{id}/posts?per_page=N: the least a channel history read must do, with
@@ -35,18 +37,26 @@ const INSERT = `INSERT INTO posts (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(
 const USER = newId();
 const CHANNEL = newId();
 
+/** Parley's sortableId: the milliseconds in base 32 (10 characters, sorting as strings), then 16 random characters. */
+function sortableId(now) {
+  return now.toString(32).padStart(10, '0').slice(-10) + newId().slice(0, 16);
+}
+
+const postId = mode === 'sqlite-normal-sortable' ? sortableId : () => newId();
+
 function row(payload) {
   const now = Date.now();
-  return [newId(), now, now, 0, 0, 0, USER, CHANNEL, '', '', String(payload.text ?? ''), '', '{"from_webhook":"true"}', '', '[]', '', null];
+  return [postId(now), now, now, 0, 0, 0, USER, CHANNEL, '', '', String(payload.text ?? ''), '', '{"from_webhook":"true"}', '', '[]', '', null];
 }
 
 let insert;
-if (mode === 'sqlite' || mode === 'sqlite-normal') {
+const normal = mode === 'sqlite-normal' || mode === 'sqlite-normal-sortable';
+if (mode === 'sqlite' || normal) {
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(dataSource);
   db.pragma('journal_mode = WAL');
   db.pragma(mode === 'sqlite' ? 'synchronous = FULL' : 'synchronous = NORMAL');
-  if (mode === 'sqlite-normal') for (const trigger of ['post_search_insert', 'post_search_update', 'post_search_delete']) db.exec(`DROP TRIGGER IF EXISTS ${trigger}`);
+  if (normal) for (const trigger of ['post_search_insert', 'post_search_update', 'post_search_delete']) db.exec(`DROP TRIGGER IF EXISTS ${trigger}`);
   db.pragma('busy_timeout = 5000');
   const stmt = db.prepare(INSERT);
   insert = async (payload) => {

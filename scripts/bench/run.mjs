@@ -311,6 +311,9 @@ async function main() {
     const bareNormal = join(dir, 'bare-normal.db');
     await migrateDatabase('sqlite', bareNormal);
     bare.sqliteNormal = await start(() => spawnBare('bare-sqlite-normal-insert', 'sqlite-normal', bareNormal));
+    const bareSortable = join(dir, 'bare-normal-sortable.db');
+    await migrateDatabase('sqlite', bareSortable);
+    bare.sqliteNormalSortable = await start(() => spawnBare('bare-sqlite-normal-insert-sortable-ids', 'sqlite-normal-sortable', bareSortable));
   }
   if (withMysql && runs('webhook')) {
     for (const mode of ['mysql-pool', 'mysql-naive']) {
@@ -337,6 +340,7 @@ async function main() {
       { key: 'bare-http', ...hookPost(bare.http) },
       { key: 'bare-sqlite-insert', ...hookPost(bare.sqlite) },
       { key: 'bare-sqlite-normal-insert', ...hookPost(bare.sqliteNormal) },
+      { key: 'bare-sqlite-normal-insert-sortable-ids', ...hookPost(bare.sqliteNormalSortable) },
       { key: 'parley-sqlite', ...hookPost(parley.sqlite, 'sqlite') },
     ];
     if (withMysql) {
@@ -739,6 +743,8 @@ function report() {
     const rows = [
       ['parley-sqlite / bare-sqlite-insert', ratio('parley-sqlite', 'bare-sqlite-insert'), '≥ 0.5×', verdict(ratio('parley-sqlite', 'bare-sqlite-insert'), 0.5)],
       ['parley-sqlite / bare-sqlite-normal-insert (WAL, synchronous=NORMAL)', ratio('parley-sqlite', 'bare-sqlite-normal-insert'), '≥ 0.7×', verdict(ratio('parley-sqlite', 'bare-sqlite-normal-insert'), 0.7)],
+      // The same baseline with time-sortable ids, as Parley's posts have: what of the ratio the ids make.
+      ['parley-sqlite / bare-sqlite-normal-insert-sortable-ids', ratio('parley-sqlite', 'bare-sqlite-normal-insert-sortable-ids'), '', ''],
       ['parley-sqlite / bare-http', ratio('parley-sqlite', 'bare-http'), '', ''],
     ];
     if (wh['parley-mysql']) {
