@@ -290,14 +290,23 @@ export class EmailWorker {
    * keeps the post that was not sent and those after it, to be retried.
    */
   private async sendRow(recipient: UserRecord, row: OutboxRow, items: Map<string, { item: EmailItem; post: Post }>, token: string): Promise<'sent' | 'failed' | 'unavailable'> {
+    // Where the stored row starts now: a post whose email went is recorded before the next email, a post with nothing
+    // to send (deleted since) only along with the next record.
+    let stored = 0;
+    const storeFrom = async (j: number) => {
+      if (j === stored) return;
+      await this.deps.stores.emailOutbox.keep(row.id, token, row.post_ids.slice(j));
+      stored = j;
+    };
     for (let j = 0; j < row.post_ids.length; j++) {
       const item = items.get(row.post_ids[j]);
-      const outcome = item ? await this.send(recipient, renderSingle(item.item, this.renderOptions(recipient)), item.post) : 'sent';
+      if (!item) continue;
+      const outcome = await this.send(recipient, renderSingle(item.item, this.renderOptions(recipient)), item.post);
       if (outcome !== 'sent') {
-        if (j > 0) await this.deps.stores.emailOutbox.keep(row.id, token, row.post_ids.slice(j));
+        await storeFrom(j);
         return outcome;
       }
-      if (item && j < row.post_ids.length - 1) await this.deps.stores.emailOutbox.keep(row.id, token, row.post_ids.slice(j + 1));
+      if (j < row.post_ids.length - 1) await storeFrom(j + 1);
     }
     return 'sent';
   }

@@ -8,8 +8,8 @@ import type { Knex } from 'knex';
 // one email per post (or a batch) and records each send before the next (email-worker.ts).
 //
 // `post_ids`: the posts' ids in post order, comma-separated (ids are 26 characters of [a-z0-9], no commas; at most
-// MAX_POSTS_PER_ROW of them (email-notifications.ts), far below TEXT's 64 KiB on MySQL). The drop of `post_id` is a plain DROP COLUMN on both
-// databases (the column has no index; SQLite 3.35+ drops it in place).
+// MAX_POSTS_PER_ROW of them, see email-notifications.ts: far below TEXT's 64 KiB on MySQL). The drop of `post_id` is
+// a plain DROP COLUMN on both databases (the column has no index; SQLite 3.35+ drops it in place).
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('email_outbox', (t) => {
